@@ -1,0 +1,64 @@
+"""What happens at the tables: each table's game result and, where entered, its hands."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from tournament.models import SEAT_CHOICES, Round
+
+SIDE_CHOICES = [("NS", "North–South"), ("EW", "East–West")]
+
+
+class TableResult(models.Model):
+    """One table's game in one round: the two sides' points and who won."""
+
+    class TieBreak(models.TextChoices):
+        LAST_HAND = "last_hand", "won the last hand"
+        DRAW = "draw", "drawn by the app"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="results")
+    table = models.PositiveSmallIntegerField()
+    ns_points = models.PositiveSmallIntegerField()
+    ew_points = models.PositiveSmallIntegerField()
+    hands_played = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner = models.CharField(max_length=2, choices=SIDE_CHOICES)
+    tie_break = models.CharField(max_length=10, choices=TieBreak.choices, blank=True, default="")
+    # Bumped on every change; a form sends the version it showed, so a second keeper never silently overwrites.
+    version = models.PositiveIntegerField(default=1)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="result_once_per_table"),
+            models.CheckConstraint(condition=models.Q(winner__in=["NS", "EW"]), name="result_winner_valid"),
+            models.CheckConstraint(
+                condition=models.Q(tie_break="") | models.Q(ns_points=models.F("ew_points")),
+                name="result_tie_break_only_for_ties",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table}, {self.round}: {self.ns_points}–{self.ew_points}"
+
+
+class Hand(models.Model):
+    """One hand of a table's game, when entered hand by hand."""
+
+    result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    dealer = models.CharField(max_length=1, choices=SEAT_CHOICES)
+    makers = models.CharField(max_length=2, choices=SIDE_CHOICES)
+    alone = models.BooleanField(default=False)
+    tricks = models.PositiveSmallIntegerField(help_text="Tricks taken by the makers.")
+    ns_points = models.PositiveSmallIntegerField()
+    ew_points = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["result", "number"]
+        constraints = [models.UniqueConstraint(fields=["result", "number"], name="hand_number_once_per_game")]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number}: {self.makers} made, {self.tricks} tricks"

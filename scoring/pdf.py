@@ -1,0 +1,232 @@
+"""Printed sheets for a night: the final standings and the players' tally cards. Data in, PDF bytes out.
+
+Every figure comes from scoring.selectors, the same functions the pages use. Output is deterministic (ReportLab's
+invariant mode, fixed metadata) so the same data always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    FrameBreak,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from .selectors import GameLine, NightStandings
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "static" / "fonts"
+FONT, BOLD = "HeadTable", "HeadTable-Bold"
+PAGE_SIZES = {"letter": LETTER, "a4": A4}
+
+
+def _register_fonts() -> None:
+    if FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSans.ttf")))
+        pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
+        pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    _register_fonts()
+    return {
+        "title": ParagraphStyle("title", fontName=BOLD, fontSize=18, leading=22, spaceAfter=2),
+        "sub": ParagraphStyle("sub", fontName=FONT, fontSize=10, leading=13, textColor=colors.HexColor("#444444")),
+        "body": ParagraphStyle("body", fontName=FONT, fontSize=10, leading=13),
+        "prize": ParagraphStyle("prize", fontName=BOLD, fontSize=12, leading=16),
+        "card": ParagraphStyle("card", fontName=BOLD, fontSize=16, leading=19),
+    }
+
+
+@dataclass(frozen=True)
+class SheetHeader:
+    night: str
+    date: str
+    venue: str
+    paper: str  # "letter" or "a4"
+
+    @property
+    def subtitle(self) -> str:
+        return " · ".join(part for part in (self.date, self.venue) if part)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _grid(header_rows: int = 1) -> list[tuple]:
+    return [
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
+        ("FONTNAME", (0, 0), (-1, header_rows - 1), BOLD),
+        ("FONTSIZE", (0, 0), (-1, -1), 9),
+        ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
+        ("BACKGROUND", (0, 0), (-1, header_rows - 1), colors.HexColor("#e8eef5")),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (2, 0), (-1, -1), "CENTER"),
+    ]
+
+
+def _document(buffer: io.BytesIO, header: SheetHeader, title: str, **kwargs) -> dict:
+    return {
+        "pagesize": PAGE_SIZES[header.paper],
+        "title": f"{title} — {header.night}",
+        "author": "Head Table",
+        "creator": "Head Table",
+        "producer": "Head Table",
+        "subject": header.subtitle,
+        "invariant": 1,
+        **kwargs,
+    }
+
+
+def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
+    """The final standings: prizes at the top, then every player with total, wins and each game's score."""
+    styles = _styles()
+    buffer = io.BytesIO()
+    margin = 14 * mm
+    doc = SimpleDocTemplate(
+        buffer,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        **_document(buffer, header, "Standings"),
+    )
+    story: list = [
+        Paragraph(_escape(header.night), styles["title"]),
+        Paragraph(_escape(f"Standings after {standings.rounds_closed} game(s) · {header.subtitle}"), styles["sub"]),
+        Spacer(1, 4 * mm),
+    ]
+    if standings.high:
+        high = ", ".join(row.name for row in standings.high)
+        low = ", ".join(row.name for row in standings.low)
+        story += [
+            Paragraph(_escape(f"High score: {high} — {standings.high[0].total} points"), styles["prize"]),
+            Paragraph(_escape(f"Low score: {low} — {standings.low[0].total} points"), styles["prize"]),
+            Spacer(1, 3 * mm),
+        ]
+    games = standings.rounds_closed
+    head = ["Rank", "Name", "Total", "Wins", *[f"G{n}" for n in range(1, games + 1)]]
+    rows = [head] + [
+        [
+            row.rank_label,
+            Paragraph(_escape(row.name), styles["body"]),
+            str(row.total),
+            str(row.wins),
+            *["" if points is None else str(points) for points in row.per_round],
+        ]
+        for row in standings.rows
+    ]
+    usable = doc.width
+    fixed = [12 * mm, 0, 14 * mm, 12 * mm]
+    per_game = min(9 * mm, (usable - 90 * mm) / games) if games else 0
+    fixed[1] = usable - sum(fixed) - per_game * games
+    table = Table(rows, colWidths=[*fixed, *([per_game] * games)], repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                *_grid(),
+                ("FONTNAME", (2, 1), (2, -1), BOLD),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
+            ]
+        )
+    )
+    story += [
+        table,
+        Spacer(1, 3 * mm),
+        Paragraph(_escape("Ties are broken by: " + ", then ".join(standings.chain) + "."), styles["sub"]),
+    ]
+    doc.build(story)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class TallyCard:
+    name: str
+    lines: Sequence[GameLine]
+
+
+def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int) -> bytes:
+    """Two tally cards a page: a row per game with table, seat, partner, score and running total."""
+    styles = _styles()
+    buffer = io.BytesIO()
+    width, height = PAGE_SIZES[header.paper]
+    margin = 12 * mm
+    half = (height - 2 * margin) / 2
+    frames = [
+        Frame(margin, margin + half, width - 2 * margin, half, id="top", showBoundary=0),
+        Frame(margin, margin, width - 2 * margin, half, id="bottom", showBoundary=0),
+    ]
+
+    def cut_line(canvas, _doc):
+        canvas.saveState()
+        canvas.setDash(3, 3)
+        canvas.setStrokeColor(colors.HexColor("#bbbbbb"))
+        canvas.line(margin, margin + half, width - margin, margin + half)
+        canvas.restoreState()
+
+    doc = BaseDocTemplate(buffer, **_document(buffer, header, "Tally cards"))
+    doc.addPageTemplates([PageTemplate(id="cards", frames=frames, onPage=cut_line)])
+    story: list = []
+    for index, card in enumerate(cards):
+        by_round = {line.round: line for line in card.lines}
+        rows = [["Game", "Table", "Seat", "Partner", "Score", "Won", "Total"]]
+        for number in range(1, games + 1):
+            line = by_round.get(number)
+            rows.append(
+                [str(number)]
+                + (
+                    [
+                        str(line.table),
+                        line.seat,
+                        Paragraph(_escape(line.partner), styles["body"]),
+                        str(line.points),
+                        "✓" if line.won else "",
+                        str(line.running_total),
+                    ]
+                    if line
+                    else [""] * 6
+                )
+            )
+        total = card.lines[-1].running_total if card.lines else 0
+        wins = sum(1 for line in card.lines if line.won)
+        rows.append(["Total", "", "", "", str(total), str(wins), str(total)])
+        table = Table(
+            rows,
+            colWidths=[16 * mm, 16 * mm, 14 * mm, None, 18 * mm, 14 * mm, 18 * mm],
+            rowHeights=[None] + [min(9 * mm, (half - 40 * mm) / (games + 1))] * (games + 1),
+        )
+        table.setStyle(TableStyle([*_grid(), ("FONTNAME", (0, -1), (-1, -1), BOLD)]))
+        story.append(
+            KeepTogether(
+                [
+                    Paragraph(_escape(card.name), styles["card"]),
+                    Paragraph(_escape(f"{header.night} · {header.subtitle}"), styles["sub"]),
+                    Spacer(1, 3 * mm),
+                    table,
+                ]
+            )
+        )
+        if index + 1 < len(cards):
+            story.append(FrameBreak())
+    if not story:
+        story.append(Paragraph("No players registered.", styles["body"]))
+    doc.build(story)
+    return buffer.getvalue()

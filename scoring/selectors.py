@@ -1,0 +1,193 @@
+"""Readers for tallies and standings. Every figure a player sees on a page or a sheet comes from here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournament.models import Entry, Night, Round, Seating
+
+from . import standings as standings_core
+from .models import TableResult
+
+PARTNER_SEAT = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One player's tally line for one game."""
+
+    player_id: int
+    round: int
+    table: int
+    seat: str
+    partner: str
+    opponents: tuple[str, str]
+    points: int
+    conceded: int
+    won: bool
+    running_total: int
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank_label: str
+    player_id: int
+    name: str
+    total: int
+    wins: int
+    conceded: int
+    games: int
+    per_round: list[int | None]
+    separated_by: str | None
+
+
+@dataclass(frozen=True)
+class NightStandings:
+    rows: list[StandingRow]
+    rounds_closed: int
+    high: list[StandingRow]
+    low: list[StandingRow]
+    chain: list[str]
+
+
+def game_lines(night: Night) -> dict[int, list[GameLine]]:
+    """Every player's tally lines for the night's closed games, keyed by player id (three queries)."""
+    seatings = list(
+        Seating.objects.filter(round__night=night, round__status=Round.Status.CLOSED)
+        .select_related("player", "round")
+        .order_by("round__number", "table", "seat")
+    )
+    results = {
+        (r.round.number, r.table): r
+        for r in TableResult.objects.filter(round__night=night, round__status=Round.Status.CLOSED).select_related(
+            "round"
+        )
+    }
+    at_table: dict[tuple[int, int], dict[str, Seating]] = {}
+    for seating in seatings:
+        at_table.setdefault((seating.round.number, seating.table), {})[seating.seat] = seating
+    lines: dict[int, list[GameLine]] = {
+        player_id: [] for player_id in Entry.objects.filter(night=night).values_list("player_id", flat=True)
+    }
+    for seating in seatings:
+        key = (seating.round.number, seating.table)
+        result = results.get(key)
+        if result is None:
+            continue
+        seats = at_table[key]
+        side = "NS" if seating.seat in ("N", "S") else "EW"
+        points, conceded = (
+            (result.ns_points, result.ew_points) if side == "NS" else (result.ew_points, result.ns_points)
+        )
+        player_lines = lines.setdefault(seating.player_id, [])
+        opponents = tuple(seats[s].player.name for s in (("E", "W") if side == "NS" else ("N", "S")))
+        player_lines.append(
+            GameLine(
+                player_id=seating.player_id,
+                round=seating.round.number,
+                table=seating.table,
+                seat=seating.seat,
+                partner=seats[PARTNER_SEAT[seating.seat]].player.name,
+                opponents=opponents,  # type: ignore[arg-type]
+                points=points,
+                conceded=conceded,
+                won=result.winner == side,
+                running_total=(player_lines[-1].running_total if player_lines else 0) + points,
+            )
+        )
+    return lines
+
+
+def night_standings(night: Night) -> NightStandings:
+    lines = game_lines(night)
+    names = dict(Entry.objects.filter(night=night).values_list("player_id", "player__name"))
+    tallies = [
+        standings_core.GameTally(line.player_id, line.round, line.points, line.conceded, line.won)
+        for player_lines in lines.values()
+        for line in player_lines
+    ]
+    totals = standings_core.add_up(tallies, players=names)
+    rounds_closed = max((line.round for ls in lines.values() for line in ls), default=0)
+    rows = [
+        StandingRow(
+            rank_label=standing.rank_label,
+            player_id=standing.totals.player,
+            name=names.get(standing.totals.player, "?"),
+            total=standing.totals.total,
+            wins=standing.totals.wins,
+            conceded=standing.totals.conceded,
+            games=standing.totals.games,
+            per_round=[standing.totals.per_round.get(n) for n in range(1, rounds_closed + 1)],
+            separated_by=standing.separated_by,
+        )
+        for standing in standings_core.rank(totals.values())
+    ]
+    high_total = max((row.total for row in rows), default=None)
+    low_total = min((row.total for row in rows), default=None)
+    return NightStandings(
+        rows=rows,
+        rounds_closed=rounds_closed,
+        high=[row for row in rows if rounds_closed and row.total == high_total],
+        low=[row for row in rows if rounds_closed and row.total == low_total],
+        chain=[metric.label for metric in standings_core.DEFAULT_CHAIN],
+    )
+
+
+def night_record(night: Night) -> dict:
+    """The whole night as plain data: settings, players, every round's tables and hands, standings.
+
+    This is the format `simulate_night --json` writes. Five queries whatever the size of the night.
+    """
+    entries = list(Entry.objects.filter(night=night).select_related("player").order_by("player_id"))
+    seats: dict[tuple[int, int], dict[str, int]] = {}
+    for number, table, seat, player_id in Seating.objects.filter(round__night=night).values_list(
+        "round__number", "table", "seat", "player_id"
+    ):
+        seats.setdefault((number, table), {})[seat] = player_id
+    results = {
+        (r.round.number, r.table): r
+        for r in TableResult.objects.filter(round__night=night).select_related("round").prefetch_related("hands")
+    }
+    rounds = []
+    for round_ in night.rounds.order_by("number"):
+        tables = []
+        for (number, table), by_seat in sorted(seats.items()):
+            if number != round_.number:
+                continue
+            result = results.get((number, table))
+            tables.append(
+                {
+                    "table": table,
+                    "seats": {seat: by_seat[seat] for seat in ("N", "E", "S", "W")},
+                    "hands": [
+                        {
+                            "dealer": hand.dealer,
+                            "makers": hand.makers,
+                            "alone": hand.alone,
+                            "tricks": hand.tricks,
+                            "points": {"NS": hand.ns_points, "EW": hand.ew_points},
+                        }
+                        for hand in (result.hands.all() if result else [])
+                    ],
+                    "score": {"NS": result.ns_points, "EW": result.ew_points} if result else None,
+                    "winner": result.winner if result else None,
+                    "tie_break": (result.tie_break or None) if result else None,
+                }
+            )
+        rounds.append({"number": round_.number, "tables": tables, "byes": []})
+    standings = night_standings(night)
+    return {
+        "night": {
+            "movement": night.movement,
+            "rounds": night.games,
+            "hands_per_round": night.hands_per_game,
+            "scoring": night.scoring,
+            "seed": night.seed,
+        },
+        "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
+        "rounds": rounds,
+        "standings": [
+            {"rank": int(row.rank_label.lstrip("=")), "player": row.player_id, "total": row.total, "wins": row.wins}
+            for row in standings.rows
+        ],
+    }

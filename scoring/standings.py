@@ -1,0 +1,96 @@
+"""Standings: players ordered by a tie-break chain. Pure Python, no Django.
+
+The chain is an ordered list of metrics; a tie on one metric falls through to the next. Players still level after
+the whole chain share the rank (shown as "=3"), so a prize tie is visible rather than settled by list order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class GameTally:
+    """One player's line on the tally for one game: their team's score, the opponents' score, win or loss."""
+
+    player: int
+    round: int
+    points: int
+    conceded: int
+    won: bool
+
+
+@dataclass
+class PlayerTotals:
+    player: int
+    total: int = 0
+    wins: int = 0
+    conceded: int = 0
+    games: int = 0
+    per_round: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    value: Callable[[PlayerTotals], int]
+    higher_is_better: bool = True
+
+    def sort_value(self, totals: PlayerTotals) -> int:
+        value = self.value(totals)
+        return -value if self.higher_is_better else value
+
+
+TOTAL = Metric("total", "total points", lambda t: t.total)
+WINS = Metric("wins", "games won", lambda t: t.wins)
+CONCEDED = Metric("conceded", "fewest points conceded", lambda t: t.conceded, higher_is_better=False)
+DEFAULT_CHAIN: tuple[Metric, ...] = (TOTAL, WINS, CONCEDED)
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    shared: bool  # level with another player after the whole chain
+    totals: PlayerTotals
+    separated_by: str | None  # the metric that put this player below the one above, None for first or a shared rank
+
+    @property
+    def rank_label(self) -> str:
+        return f"={self.rank}" if self.shared else str(self.rank)
+
+
+def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[int, PlayerTotals]:
+    """Sum each player's game tallies. Players with no games yet appear with zeros."""
+    totals = {player: PlayerTotals(player) for player in players}
+    for tally in tallies:
+        row = totals.setdefault(tally.player, PlayerTotals(tally.player))
+        row.total += tally.points
+        row.conceded += tally.conceded
+        row.wins += int(tally.won)
+        row.games += 1
+        row.per_round[tally.round] = tally.points
+    return totals
+
+
+def rank(totals: Iterable[PlayerTotals], chain: Sequence[Metric] = DEFAULT_CHAIN) -> list[Standing]:
+    """Order players by the chain; ties after the last metric share a rank. Stable by player id for display."""
+
+    def key(row: PlayerTotals) -> tuple[int, ...]:
+        return tuple(metric.sort_value(row) for metric in chain)
+
+    rows = sorted(totals, key=lambda row: (key(row), row.player))
+    keys = [key(row) for row in rows]
+    standings: list[Standing] = []
+    for index, row in enumerate(rows):
+        level_above = index > 0 and keys[index - 1] == keys[index]
+        level_below = index + 1 < len(rows) and keys[index + 1] == keys[index]
+        position = standings[-1].rank if level_above else index + 1
+        separated_by = None
+        if index > 0 and not level_above:
+            differing = next(i for i, (a, b) in enumerate(zip(keys[index - 1], keys[index], strict=True)) if a != b)
+            if differing > 0:  # level on total points, split by a later link of the chain
+                separated_by = chain[differing].label
+        standings.append(Standing(position, level_above or level_below, row, separated_by))
+    return standings

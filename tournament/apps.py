@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TournamentConfig(AppConfig):
+    name = "tournament"
+    verbose_name = "Euchre nights"

@@ -1,0 +1,66 @@
+"""Forms for the organizer's pages. They check the shape of input; the services check the rules."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from .models import Night, Player
+
+
+def apply_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's refusal beside the field it is about (or at the top of the form)."""
+    if hasattr(error, "error_dict"):
+        for field, messages in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages)
+    else:
+        form.add_error(None, error.messages)
+
+
+class NightForm(forms.ModelForm):
+    class Meta:
+        model = Night
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "movement",
+            "games",
+            "hands_per_game",
+            "minutes_per_game",
+            "scoring",
+            "tie_rule",
+            "paper",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        help_texts = {
+            "games": "Ten is the classic night.",
+            "hands_per_game": "Eight lets everyone deal twice.",
+            "minutes_per_game": "Leave empty when the head table's last hand ends the game.",
+        }
+
+
+class PlayerAddForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Name", widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    checked_in = forms.BooleanField(required=False, initial=True, label="Here now (checked in)")
+
+
+class PlayerPasteForm(forms.Form):
+    names = forms.CharField(
+        label="Paste names, one per line",
+        widget=forms.Textarea(attrs={"rows": 5, "placeholder": "Ann Kowalski\nBob Martin\n…"}),
+    )
+
+
+class RosterPickForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(),
+        label="From the club roster",
+        widget=forms.SelectMultiple(attrs={"size": 8}),
+        error_messages={"required": "Pick at least one player from the roster."},
+    )
+
+    def __init__(self, *args, queryset=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if queryset is not None:
+            self.fields["players"].queryset = queryset

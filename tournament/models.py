@@ -1,0 +1,142 @@
+"""The night: the club's roster, nights and their settings, who plays, rounds and seats."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.rules import PRESETS, TIE_RULES
+
+SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
+
+
+class Player(models.Model):
+    """A person on the club's roster; kept across nights."""
+
+    name = models.CharField(max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = [Lower("name")]
+        constraints = [models.UniqueConstraint(Lower("name"), name="player_name_unique_ci")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Night(models.Model):
+    class Movement(models.TextChoices):
+        PROGRESSIVE = "progressive", "Progressive (head/tail, partners split)"
+
+    class Status(models.TextChoices):
+        SETUP = "setup", "Registering players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    class Paper(models.TextChoices):
+        LETTER = "letter", "Letter"
+        A4 = "a4", "A4"
+
+    name = models.CharField(max_length=120)
+    date = models.DateField(default=timezone.localdate)
+    venue = models.CharField(max_length=120, blank=True)
+    movement = models.CharField(max_length=20, choices=Movement.choices, default=Movement.PROGRESSIVE)
+    games = models.PositiveSmallIntegerField(
+        "number of games", default=10, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
+    hands_per_game = models.PositiveSmallIntegerField(
+        default=8, validators=[MinValueValidator(1), MaxValueValidator(24)]
+    )
+    minutes_per_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(120)]
+    )
+    scoring = models.CharField(
+        "scoring preset", max_length=30, choices=[(name, name.title()) for name in PRESETS], default="standard"
+    )
+    tie_rule = models.CharField(
+        "tied games go to",
+        max_length=20,
+        choices=[(key, text[0].upper() + text[1:]) for key, text in TIE_RULES.items()],
+        default="last_hand",
+    )
+    paper = models.CharField("paper size", max_length=10, choices=Paper.choices, default=Paper.LETTER)
+    seed = models.BigIntegerField(null=True, blank=True, help_text="Recorded when the opening seating is drawn.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(games__gte=1), name="night_games_positive"),
+            models.CheckConstraint(condition=models.Q(hands_per_game__gte=1), name="night_hands_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament:night_detail", args=[self.pk])
+
+
+class Entry(models.Model):
+    """A player in one night."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    checked_in = models.BooleanField(default=True)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "entries"
+        constraints = [models.UniqueConstraint(fields=["night", "player"], name="entry_player_once_per_night")]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.night}"
+
+
+class Round(models.Model):
+    """All tables' games between two bells."""
+
+    class Status(models.TextChoices):
+        SEATED = "seated", "Seated"
+        PLAYING = "playing", "Playing"
+        CLOSED = "closed", "Closed"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["night", "number"]
+        constraints = [models.UniqueConstraint(fields=["night", "number"], name="round_number_once_per_night")]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of {self.night}"
+
+
+class Seating(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
+    table = models.PositiveSmallIntegerField()
+    seat = models.CharField(max_length=1, choices=SEAT_CHOICES)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+
+    class Meta:
+        ordering = ["round", "table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="seating_one_seat_per_player"),
+            models.UniqueConstraint(fields=["round", "table", "seat"], name="seating_one_player_per_seat"),
+            models.CheckConstraint(condition=models.Q(seat__in=["N", "E", "S", "W"]), name="seating_seat_valid"),
+            models.CheckConstraint(condition=models.Q(table__gte=1), name="seating_table_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at table {self.table} {self.seat}"

@@ -1,0 +1,22 @@
+from django.urls import path
+
+from .views import nights, players, public, rounds, sheets
+
+app_name = "tournament"
+
+urlpatterns = [
+    path("", nights.night_list, name="night_list"),
+    path("nights/new/", nights.night_create, name="night_create"),
+    path("nights/<int:night_id>/", nights.night_detail, name="night_detail"),
+    path("nights/<int:night_id>/players/add/", players.player_add, name="player_add"),
+    path("nights/<int:night_id>/players/paste/", players.player_paste, name="player_paste"),
+    path("nights/<int:night_id>/players/roster/", players.player_roster, name="player_roster"),
+    path("nights/<int:night_id>/entries/<int:entry_id>/check-in/", players.entry_check_in, name="entry_check_in"),
+    path("nights/<int:night_id>/entries/<int:entry_id>/remove/", players.entry_remove, name="entry_remove"),
+    path("nights/<int:night_id>/draw/", rounds.night_draw, name="night_draw"),
+    path("nights/<int:night_id>/games/<int:number>/start/", rounds.round_start, name="round_start"),
+    path("nights/<int:night_id>/games/<int:number>/close/", rounds.round_close, name="round_close"),
+    path("nights/<int:night_id>/standings.pdf", sheets.standings_pdf, name="standings_pdf"),
+    path("nights/<int:night_id>/tally-cards.pdf", sheets.tally_cards_pdf, name="tally_cards_pdf"),
+    path("public/nights/<int:night_id>/", public.public_night, name="public_night"),
+]

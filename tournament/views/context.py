@@ -1,0 +1,56 @@
+"""What the organizer's night page shows, gathered once for the full page and for each partial."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.forms import ScoreForm
+from scoring.selectors import night_standings
+
+from .. import selectors
+from ..forms import PlayerAddForm, PlayerPasteForm, RosterPickForm
+from ..models import Night
+
+
+def score_form(table, *, data=None) -> ScoreForm:
+    result = table.result
+    initial = (
+        {
+            "ns_points": result.ns_points,
+            "ew_points": result.ew_points,
+            "version": result.version,
+            "last_hand_winner": result.winner if result.tie_break == "last_hand" else "",
+        }
+        if result
+        else {}
+    )
+    return ScoreForm(data=data, initial=initial, prefix=f"t{table.number}")
+
+
+def players_context(night: Night, **forms: Any) -> dict[str, Any]:
+    entries = selectors.night_entries(night)
+    return {
+        "night": night,
+        "entries": entries,
+        "checked_in": sum(1 for e in entries if e.checked_in and e.active),
+        "add_form": forms.get("add_form") or PlayerAddForm(),
+        "paste_form": forms.get("paste_form") or PlayerPasteForm(),
+        "roster_form": forms.get("roster_form") or RosterPickForm(queryset=selectors.roster_not_in(night)),
+        "draw_errors": forms.get("draw_errors", []),
+    }
+
+
+def round_context(night: Night, *, round_errors: list[str] | None = None) -> dict[str, Any]:
+    current = selectors.current_round(night)
+    view = selectors.round_view(current) if current else None
+    return {
+        "night": night,
+        "round_view": view,
+        "table_forms": [(table, score_form(table)) for table in view.tables] if view else [],
+        "round_errors": round_errors or [],
+        "standings": night_standings(night),
+    }
+
+
+def night_context(night: Night) -> dict[str, Any]:
+    return {**players_context(night), **round_context(night)}

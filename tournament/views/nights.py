@@ -1,0 +1,36 @@
+"""The organizer's list of nights, a new night, and a night's page."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+
+from .. import selectors, services
+from ..forms import NightForm, apply_errors
+from ..models import Night
+from ..permissions import organizer_required
+from .context import night_context
+
+
+@organizer_required
+def night_list(request):
+    return render(request, "tournament/night_list.html", {"nights": selectors.nights_for(request.user)})
+
+
+@organizer_required
+def night_create(request):
+    form = NightForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            night = services.night_create(**form.cleaned_data, created_by=request.user)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect("tournament:night_detail", night.pk)
+    return render(request, "tournament/night_form.html", {"form": form})
+
+
+@organizer_required
+def night_detail(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    return render(request, "tournament/night_detail.html", night_context(night))

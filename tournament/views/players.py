@@ -1,0 +1,96 @@
+"""Registering players for a night and checking them in. Each answers htmx with the players partial."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from .. import selectors, services
+from ..forms import PlayerAddForm, PlayerPasteForm, RosterPickForm, apply_errors
+from ..models import Entry, Night
+from ..permissions import organizer_required
+from .context import night_context, players_context
+
+PARTIAL = "tournament/night_detail.html#players"
+
+
+def _answer(request, night: Night, **forms):
+    if request.htmx:
+        return render(request, PARTIAL, players_context(night, **forms))
+    if forms:  # a refusal without htmx: the whole page, with the form and its message
+        return render(
+            request, "tournament/night_detail.html", {**night_context(night), **players_context(night, **forms)}
+        )
+    return redirect("tournament:night_detail", night.pk)
+
+
+def _register(request, night: Night, form, names_of):
+    if form.is_valid():
+        try:
+            names_of(form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return _answer(request, night)
+    key = {PlayerAddForm: "add_form", PlayerPasteForm: "paste_form", RosterPickForm: "roster_form"}[type(form)]
+    return _answer(request, night, **{key: form})
+
+
+@organizer_required
+@require_POST
+def player_add(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    form = PlayerAddForm(request.POST)
+    return _register(
+        request,
+        night,
+        form,
+        lambda data: services.players_register(night=night, names=[data["name"]], checked_in=data["checked_in"]),
+    )
+
+
+@organizer_required
+@require_POST
+def player_paste(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    form = PlayerPasteForm(request.POST)
+    return _register(
+        request, night, form, lambda data: services.players_register(night=night, names=data["names"].splitlines())
+    )
+
+
+@organizer_required
+@require_POST
+def player_roster(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    form = RosterPickForm(request.POST, queryset=selectors.roster_not_in(night))
+    return _register(
+        request,
+        night,
+        form,
+        lambda data: services.players_add_from_roster(night=night, player_ids=[p.pk for p in data["players"]]),
+    )
+
+
+@organizer_required
+@require_POST
+def entry_check_in(request, night_id: int, entry_id: int):
+    entry = get_object_or_404(Entry, pk=entry_id, night_id=night_id)
+    try:
+        services.entry_set_checked_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+    except ValidationError as error:
+        return _answer(request, entry.night, draw_errors=error.messages)
+    return _answer(request, entry.night)
+
+
+@organizer_required
+@require_POST
+def entry_remove(request, night_id: int, entry_id: int):
+    entry = get_object_or_404(Entry, pk=entry_id, night_id=night_id)
+    night = entry.night
+    try:
+        services.entry_remove(entry=entry)
+    except ValidationError as error:
+        return _answer(request, night, draw_errors=error.messages)
+    return _answer(request, night)

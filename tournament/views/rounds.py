@@ -1,0 +1,57 @@
+"""Drawing the opening seating, starting a game and closing it (which seats the next one)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from .. import services
+from ..models import Night, Round
+from ..permissions import organizer_required
+from .context import night_context, players_context, round_context
+
+
+def _done(request, night: Night):
+    if request.htmx:
+        return HttpResponseClientRedirect(night.get_absolute_url())
+    return redirect(night)
+
+
+@organizer_required
+@require_POST
+def night_draw(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    try:
+        services.night_draw(night=night)
+    except ValidationError as error:
+        context = players_context(night, draw_errors=error.messages)
+        if request.htmx:
+            return render(request, "tournament/night_detail.html#players", context)
+        return render(request, "tournament/night_detail.html", {**night_context(night), **context})
+    return _done(request, night)
+
+
+def _round_action(request, night_id: int, number: int, action):
+    round_ = get_object_or_404(Round, night_id=night_id, number=number)
+    try:
+        action(round_=round_)
+    except ValidationError as error:
+        context = round_context(round_.night, round_errors=error.messages)
+        if request.htmx:
+            return render(request, "tournament/night_detail.html#round", context)
+        return render(request, "tournament/night_detail.html", {**night_context(round_.night), **context})
+    return _done(request, round_.night)
+
+
+@organizer_required
+@require_POST
+def round_start(request, night_id: int, number: int):
+    return _round_action(request, night_id, number, services.round_start)
+
+
+@organizer_required
+@require_POST
+def round_close(request, night_id: int, number: int):
+    return _round_action(request, night_id, number, services.round_close)
