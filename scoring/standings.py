@@ -54,7 +54,7 @@ class Standing:
     rank: int
     shared: bool  # level with another player after the whole chain
     totals: PlayerTotals
-    separated_by: str | None  # the metric that put this player below the one above, None for first or a shared rank
+    separated_by: str | None  # the tie-break that put this player (or their shared group) below the one above
 
     @property
     def rank_label(self) -> str:

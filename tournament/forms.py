@@ -8,10 +8,15 @@ from django.core.exceptions import ValidationError
 from .models import Night, Player
 
 
-def apply_errors(form: forms.Form, error: ValidationError) -> None:
-    """Put a service's refusal beside the field it is about (or at the top of the form)."""
+def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None) -> None:
+    """Put a service's refusal beside the field it is about (or at the top of the form).
+
+    `aliases` maps a service's argument name to the form field that fed it (the service's "names" is the
+    single-player form's "name").
+    """
     if hasattr(error, "error_dict"):
         for field, messages in error.message_dict.items():
+            field = (aliases or {}).get(field, field)
             form.add_error(field if field in form.fields else None, messages)
     else:
         form.add_error(None, error.messages)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,14 +17,23 @@ class Player(models.Model):
     """A person on the club's roster; kept across nights."""
 
     name = models.CharField(max_length=80)
+    # The name folded for comparison, kept here because SQLite's lower() ignores letters like Ł and É.
+    name_key = models.CharField(max_length=80, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = [Lower("name")]
-        constraints = [models.UniqueConstraint(Lower("name"), name="player_name_unique_ci")]
+        ordering = ["name_key"]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.name_key = self.key_for(self.name)
+        super().save(*args, **kwargs)
+
+    @staticmethod
+    def key_for(name: str) -> str:
+        return " ".join(name.split()).casefold()
 
 
 class Night(models.Model):

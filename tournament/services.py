@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from scoring.models import TableResult
@@ -79,20 +78,18 @@ def players_register(*, night: Night, names: Iterable[str], checked_in: bool = T
     too_long = [name for name in cleaned if len(name) > Player._meta.get_field("name").max_length]
     if too_long:
         raise ValidationError({"names": f"Name too long (80 characters at most): {too_long[0][:40]}…"})
-    keys = [name.lower() for name in cleaned]
+    keys = [Player.key_for(name) for name in cleaned]
     repeated = sorted({name for name, key in zip(cleaned, keys, strict=True) if keys.count(key) > 1})
     if repeated:
         raise ValidationError({"names": f"Listed twice: {', '.join(repeated)}."})
-    registered = {
-        e.player.name.lower(): e.player.name for e in Entry.objects.filter(night=night).select_related("player")
-    }
+    registered = {e.player.name_key: e.player.name for e in Entry.objects.filter(night=night).select_related("player")}
     already = sorted(registered[key] for key in keys if key in registered)
     if already:
         raise ValidationError({"names": f"Already registered for this night: {', '.join(already)}."})
-    roster = {p.name.lower(): p for p in Player.objects.annotate(key=Lower("name")).filter(key__in=keys)}
+    roster = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
     entries = []
     for name in cleaned:
-        player = roster.get(name.lower()) or Player.objects.create(name=name)
+        player = roster.get(Player.key_for(name)) or Player.objects.create(name=name)
         entries.append(Entry.objects.create(night=night, player=player, checked_in=checked_in))
     return entries
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
 
 from .. import selectors, services
 from ..forms import NightForm, apply_errors
@@ -14,7 +15,7 @@ from .context import night_context
 
 @organizer_required
 def night_list(request):
-    return render(request, "tournament/night_list.html", {"nights": selectors.nights_for(request.user)})
+    return TemplateResponse(request, "tournament/night_list.html", {"nights": selectors.nights_for(request.user)})
 
 
 @organizer_required
@@ -27,10 +28,10 @@ def night_create(request):
             apply_errors(form, error)
         else:
             return redirect("tournament:night_detail", night.pk)
-    return render(request, "tournament/night_form.html", {"form": form})
+    return TemplateResponse(request, "tournament/night_form.html", {"form": form})
 
 
 @organizer_required
 def night_detail(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    return render(request, "tournament/night_detail.html", night_context(night))
+    return TemplateResponse(request, "tournament/night_detail.html", night_context(night))

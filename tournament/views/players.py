@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
@@ -17,9 +18,9 @@ PARTIAL = "tournament/night_detail.html#players"
 
 def _answer(request, night: Night, **forms):
     if request.htmx:
-        return render(request, PARTIAL, players_context(night, **forms))
+        return TemplateResponse(request, PARTIAL, players_context(night, **forms))
     if forms:  # a refusal without htmx: the whole page, with the form and its message
-        return render(
+        return TemplateResponse(
             request, "tournament/night_detail.html", {**night_context(night), **players_context(night, **forms)}
         )
     return redirect("tournament:night_detail", night.pk)
@@ -30,7 +31,7 @@ def _register(request, night: Night, form, names_of):
         try:
             names_of(form.cleaned_data)
         except ValidationError as error:
-            apply_errors(form, error)
+            apply_errors(form, error, aliases={"names": "name"})
         else:
             return _answer(request, night)
     key = {PlayerAddForm: "add_form", PlayerPasteForm: "paste_form", RosterPickForm: "roster_form"}[type(form)]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 
 from scoring.selectors import night_standings
 
@@ -21,4 +22,4 @@ def public_night(request, night_id: int):
         "standings": night_standings(night),
     }
     template = "tournament/public_night.html"
-    return render(request, f"{template}#public_body" if request.htmx else template, context)
+    return TemplateResponse(request, f"{template}#public_body" if request.htmx else template, context)

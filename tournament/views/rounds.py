@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -28,8 +29,8 @@ def night_draw(request, night_id: int):
     except ValidationError as error:
         context = players_context(night, draw_errors=error.messages)
         if request.htmx:
-            return render(request, "tournament/night_detail.html#players", context)
-        return render(request, "tournament/night_detail.html", {**night_context(night), **context})
+            return TemplateResponse(request, "tournament/night_detail.html#players", context)
+        return TemplateResponse(request, "tournament/night_detail.html", {**night_context(night), **context})
     return _done(request, night)
 
 
@@ -40,8 +41,8 @@ def _round_action(request, night_id: int, number: int, action):
     except ValidationError as error:
         context = round_context(round_.night, round_errors=error.messages)
         if request.htmx:
-            return render(request, "tournament/night_detail.html#round", context)
-        return render(request, "tournament/night_detail.html", {**night_context(round_.night), **context})
+            return TemplateResponse(request, "tournament/night_detail.html#round", context)
+        return TemplateResponse(request, "tournament/night_detail.html", {**night_context(round_.night), **context})
     return _done(request, round_.night)
 
 

@@ -25,8 +25,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Created the organizer account '{username}'.")
         if password_file.exists():
             self.stdout.write(
-                f"Log in as '{username}' with password {password_file.read_text().strip()} "
-                f"(kept in {password_file.relative_to(settings.BASE_DIR)})."
+                f"Log in as '{username}' with password {password_file.read_text().strip()} (kept in {password_file})."
             )
         else:
             self.stdout.write(

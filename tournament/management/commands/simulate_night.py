@@ -10,6 +10,7 @@ import random
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from scoring.selectors import night_record
 from scoring.services import HandInput, table_result_submit
@@ -18,6 +19,7 @@ from tournament.models import Night
 from tournament.simulation import player_names, random_game
 
 
+@transaction.atomic
 def simulate(
     *, players: int, rounds: int, seed: int, movement: str = "progressive", hands: int = 8, name: str = ""
 ) -> Night:

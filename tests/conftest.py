@@ -1,0 +1,60 @@
+"""Shared fixtures: an organizer, a night with players, and helpers to play rounds through the services."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from scoring.services import table_result_submit
+from tournament import services
+
+NAMES = [
+    "Ann Kowalski",
+    "Bob Martin",
+    "Chloé Dubois",
+    "Łukasz Żółć",
+    "Edna Walsh",
+    "Frank Hill",
+    "Grace Novak",
+    "Hank Rossi",
+    "Irene Becker",
+    "Jack Gagnon",
+    "Karen Smith",
+    "Leo Brown",
+    "Mary Moreau",
+    "Ned Fischer",
+    "Olive Tremblay",
+    "Paul Nguyen",
+]
+
+
+@pytest.fixture
+def organizer(db):
+    return get_user_model().objects.create_user("organizer", password="pw", is_staff=True)
+
+
+@pytest.fixture
+def organizer_client(client, organizer):
+    client.force_login(organizer)
+    return client
+
+
+@pytest.fixture
+def night(db):
+    return services.night_create(name="St Mary's Euchre Night", venue="Parish hall", games=3)
+
+
+def register(night, count: int = 16):
+    return services.players_register(night=night, names=NAMES[:count])
+
+
+def play_round(round_, scores):
+    """Start `round_` if needed and enter `scores` ({table: (ns, ew)} or (ns, ew, last_hand_winner))."""
+    if round_.status == "seated":
+        round_ = services.round_start(round_=round_)
+    for table, score in scores.items():
+        ns, ew, *last = score
+        table_result_submit(
+            round_=round_, table=table, ns_points=ns, ew_points=ew, last_hand_winner=(last or [None])[0]
+        )
+    return round_

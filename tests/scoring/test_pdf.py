@@ -1,0 +1,89 @@
+"""The printed sheets: text taken back out of the PDFs, page sizes, and the same bytes for the same data."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring import pdf
+from scoring.selectors import game_lines, night_standings
+from tests.conftest import play_round, register
+from tournament import services
+from tournament.management.commands.simulate_night import simulate
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(content: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(content)).pages]
+
+
+@pytest.fixture
+def finished(night):
+    register(night, 8)
+    round_ = services.night_draw(night=night, seed=21)
+    for _ in range(night.games):
+        scores = {1: (7, 1), 2: (3, 5)}
+        round_ = services.round_close(round_=play_round(round_, scores))
+    return night
+
+
+def header(night, paper="letter"):
+    return pdf.SheetHeader(night=night.name, date="Monday 30 November 2026", venue=night.venue, paper=paper)
+
+
+def test_standings_sheet_lists_everyone_with_high_and_low(finished):
+    standings = night_standings(finished)
+    (page,) = text_of(pdf.standings_pdf(header(finished), standings))
+    assert "St Mary's Euchre Night" in page
+    assert "Standings after 3 game(s)" in page
+    high, low = standings.high[0], standings.low[0]
+    assert f"High score: {', '.join(r.name for r in standings.high)} — {high.total} points" in page
+    assert f"Low score: {', '.join(r.name for r in standings.low)} — {low.total} points" in page
+    for row in standings.rows:
+        assert row.name in page
+    assert "Łukasz Żółć" in page and "Chloé Dubois" in page
+
+
+def test_tally_cards_two_to_a_page_with_running_totals(finished):
+    lines = game_lines(finished)
+    entries = list(finished.entries.select_related("player"))
+    cards = [pdf.TallyCard(e.player.name, lines[e.player_id]) for e in entries]
+    pages = text_of(pdf.tally_cards_pdf(header(finished), cards, finished.games))
+    assert len(pages) == 4
+    first = entries[0]
+    card_lines = lines[first.player_id]
+    page = pages[0]
+    assert first.player.name in page
+    assert card_lines[0].partner in page
+    running = [line.running_total for line in card_lines]
+    assert running == sorted(running) and running[-1] == sum(line.points for line in card_lines)
+
+
+@pytest.mark.parametrize("paper,size", [("letter", (612, 792)), ("a4", (595, 842))])
+def test_paper_size_follows_the_night(finished, paper, size):
+    content = pdf.standings_pdf(header(finished, paper), night_standings(finished))
+    box = PdfReader(io.BytesIO(content)).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == size
+
+
+def test_same_data_gives_the_same_bytes(finished):
+    standings = night_standings(finished)
+    assert pdf.standings_pdf(header(finished), standings) == pdf.standings_pdf(header(finished), standings)
+
+
+def test_a_big_night_standings_runs_over_pages_with_the_header_repeated():
+    night = simulate(players=120, rounds=10, seed=3)
+    pages = text_of(pdf.standings_pdf(header(night), night_standings(night)))
+    assert len(pages) >= 3
+    assert all("Rank" in page and "Total" in page for page in pages)
+
+
+def test_downloads_name_the_night(organizer_client, finished):
+    response = organizer_client.get(reverse("tournament:tally_cards_pdf", args=[finished.pk]))
+    assert response["Content-Type"] == "application/pdf"
+    assert 'filename="st-marys-euchre-night-' in response["Content-Disposition"]
+    assert len(text_of(response.content)) == 4

@@ -1,0 +1,103 @@
+"""Entering a table's game: totals or hand by hand, tie rules, and refusals that lose nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from scoring.models import TableResult
+from scoring.services import HandInput, table_result_submit
+from tests.conftest import register
+from tournament import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def playing(night):
+    register(night, 8)
+    return services.round_start(round_=services.night_draw(night=night, seed=9))
+
+
+def test_totals_decide_the_winner(playing):
+    result = table_result_submit(round_=playing, table=2, ns_points=3, ew_points=7)
+    assert (result.winner, result.tie_break, result.version) == ("EW", "", 1)
+
+
+def test_a_tie_needs_the_last_hand_under_the_default_rule(playing):
+    with pytest.raises(ValidationError) as error:
+        table_result_submit(round_=playing, table=1, ns_points=5, ew_points=5)
+    assert error.value.message_dict["last_hand_winner"] == ["The game is tied: say which team won the last hand."]
+    assert not TableResult.objects.exists()
+    result = table_result_submit(round_=playing, table=1, ns_points=5, ew_points=5, last_hand_winner="EW")
+    assert (result.winner, result.tie_break) == ("EW", "last_hand")
+
+
+def test_a_tie_drawn_by_the_app_is_recorded_and_reproducible(night):
+    night.tie_rule = "draw"
+    night.save()
+    register(night, 4)
+    round_ = services.round_start(round_=services.night_draw(night=night, seed=9))
+    first = table_result_submit(round_=round_, table=1, ns_points=4, ew_points=4)
+    again = table_result_submit(round_=round_, table=1, ns_points=4, ew_points=4, expected_version=1)
+    assert first.tie_break == again.tie_break == "draw"
+    assert first.winner == again.winner
+
+
+def test_hands_are_scored_with_the_standard_table(playing):
+    hands = [
+        HandInput("N", "NS", 3),  # makers 3 tricks: 1
+        HandInput("E", "NS", 5),  # march: 2
+        HandInput("S", "EW", 5, alone=True),  # loner march: 4
+        HandInput("W", "EW", 4, alone=True),  # loner 4 tricks: 1
+        HandInput("N", "NS", 2),  # euchre: 2 to E-W
+        HandInput("E", "EW", 0, alone=True),  # euchred loner: 2 to N-S
+    ]
+    result = table_result_submit(round_=playing, table=1, hands=hands)
+    assert (result.ns_points, result.ew_points) == (1 + 2 + 2, 4 + 1 + 2)
+    assert list(result.hands.values_list("ns_points", "ew_points")) == [(1, 0), (2, 0), (0, 4), (0, 1), (0, 2), (2, 0)]
+    assert result.hands_played == 6
+
+
+def test_a_tie_from_hands_goes_to_whoever_took_the_last_hand(playing):
+    result = table_result_submit(round_=playing, table=1, hands=[HandInput("N", "NS", 3), HandInput("E", "EW", 4)])
+    assert (result.ns_points, result.ew_points, result.winner, result.tie_break) == (1, 1, "EW", "last_hand")
+
+
+def test_bad_hands_are_refused(playing):
+    with pytest.raises(ValidationError, match="Hand 2"):
+        table_result_submit(round_=playing, table=1, hands=[HandInput("N", "NS", 3), HandInput("E", "NS", 6)])
+    with pytest.raises(ValidationError, match="at most 8 hands"):
+        table_result_submit(round_=playing, table=1, hands=[HandInput("N", "NS", 3)] * 9)
+    assert not TableResult.objects.exists()
+
+
+def test_negative_points_are_refused(playing):
+    with pytest.raises(ValidationError) as error:
+        table_result_submit(round_=playing, table=1, ns_points=-1, ew_points=3)
+    assert error.value.message_dict == {"ns_points": ["Points cannot be negative."]}
+
+
+def test_a_second_entry_never_silently_overwrites_the_first(playing):
+    table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2)
+    with pytest.raises(ValidationError, match="already has a score, 6–2"):
+        table_result_submit(round_=playing, table=1, ns_points=2, ew_points=6)
+    corrected = table_result_submit(round_=playing, table=1, ns_points=2, ew_points=6, expected_version=1)
+    assert (corrected.ns_points, corrected.winner, corrected.version) == (2, "EW", 2)
+    with pytest.raises(ValidationError):  # a stale form quoting version 1 again
+        table_result_submit(round_=playing, table=1, ns_points=9, ew_points=0, expected_version=1)
+    assert TableResult.objects.get().ns_points == 2
+
+
+def test_scores_only_for_a_started_open_game_and_a_real_table(night):
+    register(night, 4)
+    round_ = services.night_draw(night=night, seed=1)
+    with pytest.raises(ValidationError, match="not started"):
+        table_result_submit(round_=round_, table=1, ns_points=5, ew_points=3)
+    services.round_start(round_=round_)
+    with pytest.raises(ValidationError, match="no table 2"):
+        table_result_submit(round_=round_, table=2, ns_points=5, ew_points=3)
+    table_result_submit(round_=round_, table=1, ns_points=5, ew_points=3)
+    services.round_close(round_=round_)
+    with pytest.raises(ValidationError, match="closed"):
+        table_result_submit(round_=round_, table=1, ns_points=1, ew_points=3, expected_version=1)

@@ -1,0 +1,76 @@
+"""Management commands: the rehearsal simulator, the organizer account and the demo night."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from tournament.models import Night
+
+pytestmark = pytest.mark.django_db
+
+
+def test_simulate_night_writes_the_json_record(tmp_path):
+    out = tmp_path / "night.json"
+    call_command("simulate_night", players=12, rounds=4, seed=5, json_file=str(out))
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["night"]["rounds"] == 4 and record["night"]["seed"] == 5
+    assert len(record["rounds"]) == 4
+    assert all(len(r["tables"]) == 3 for r in record["rounds"])
+    assert {p["id"] for p in record["players"]} == {row["player"] for row in record["standings"]}
+    assert Night.objects.get().status == "finished"
+
+
+def test_simulate_night_is_reproducible(tmp_path):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    call_command("simulate_night", players=8, rounds=3, seed=9, json_file=str(first))
+    call_command("simulate_night", players=8, rounds=3, seed=9, json_file=str(second))
+    a, b = json.loads(first.read_text()), json.loads(second.read_text())
+    names = lambda record: {p["id"]: p["name"] for p in record["players"]}  # noqa: E731
+    seated = lambda record: [  # noqa: E731
+        {seat: names(record)[pid] for seat, pid in t["seats"].items()} for r in record["rounds"] for t in r["tables"]
+    ]
+    assert seated(a) == seated(b)
+    assert [t["score"] for r in a["rounds"] for t in r["tables"]] == [
+        t["score"] for r in b["rounds"] for t in r["tables"]
+    ]
+
+
+def test_simulate_night_refuses_a_head_count_it_cannot_seat():
+    with pytest.raises(CommandError, match="fours"):
+        call_command("simulate_night", players=10, rounds=2, seed=1)
+    assert not Night.objects.exists()  # a failed rehearsal leaves nothing behind
+
+
+def test_ensure_organizer_is_idempotent(settings, tmp_path, capsys, monkeypatch):
+    settings.VAR_DIR = tmp_path
+    monkeypatch.setenv("HEADTABLE_ORGANIZER_PASSWORD", "letmein-euchre")
+    call_command("ensure_organizer")
+    call_command("ensure_organizer")
+    user = get_user_model().objects.get(username="organizer")
+    assert user.is_staff and user.check_password("letmein-euchre")
+    assert (tmp_path / "organizer-password.txt").read_text().strip() == "letmein-euchre"
+    assert "Log in as 'organizer' with password letmein-euchre" in capsys.readouterr().out
+
+
+def test_demo_night_loads_once_and_plays_on(capsys):
+    from scoring.selectors import night_standings
+    from tournament import services
+
+    call_command("load_demo")
+    night = Night.objects.get(pk=900_001)
+    assert night.entries.count() == 24
+    assert night_standings(night).rounds_closed == 4
+    current = night.rounds.get(number=5)
+    assert current.status == "playing"
+    with pytest.raises(CommandError, match="already loaded"):
+        call_command("load_demo")
+    # The demo is a real night: finishing game 5 goes through the ordinary services.
+    from scoring.services import table_result_submit
+
+    for table in (4, 5, 6):
+        table_result_submit(round_=current, table=table, ns_points=5, ew_points=3)
+    assert services.round_close(round_=current).number == 6

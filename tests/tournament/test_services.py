@@ -1,0 +1,176 @@
+"""The night's services: registration, the draw, starting and closing games, and every refusal."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tests.conftest import NAMES, play_round, register
+from tournament import services
+from tournament.models import Entry, Night, Player, Round, Seating
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_of(round_):
+    return {(s.table, s.seat): s.player.name for s in round_.seatings.select_related("player")}
+
+
+def test_names_match_the_roster_whatever_the_case_and_accents_case(night, db):
+    Player.objects.create(name="Łukasz Żółć")
+    services.players_register(night=night, names=["ŁUKASZ  żółć"])
+    assert Player.objects.count() == 1
+    assert night.entries.get().player.name == "Łukasz Żółć"
+
+
+def test_register_adds_new_names_to_the_roster_and_reuses_old_ones(night):
+    Player.objects.create(name="Ann Kowalski")
+    services.players_register(night=night, names=["  ann   kowalski ", "Bob Martin", ""])
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["Ann Kowalski", "Bob Martin"]
+    assert night.entries.count() == 2
+
+
+def test_duplicate_name_in_one_night_is_refused_and_nothing_is_saved(night):
+    services.players_register(night=night, names=["Ann Kowalski"])
+    with pytest.raises(ValidationError) as error:
+        services.players_register(night=night, names=["Bob Martin", "ANN KOWALSKI"])
+    assert error.value.message_dict["names"] == ["Already registered for this night: Ann Kowalski."]
+    assert list(night.entries.values_list("player__name", flat=True)) == ["Ann Kowalski"]
+    assert not Player.objects.filter(name="Bob Martin").exists()
+
+
+def test_a_name_listed_twice_in_one_paste_is_refused(night):
+    with pytest.raises(ValidationError) as error:
+        services.players_register(night=night, names=["Bob Martin", "bob martin"])
+    assert "Listed twice" in error.value.message_dict["names"][0]
+    assert night.entries.count() == 0
+
+
+def test_roster_pick_refuses_players_already_in(night):
+    services.players_register(night=night, names=["Ann Kowalski"])
+    ann = Player.objects.get(name="Ann Kowalski")
+    with pytest.raises(ValidationError) as error:
+        services.players_add_from_roster(night=night, player_ids=[ann.pk])
+    assert "Already registered" in error.value.message_dict["players"][0]
+
+
+def test_draw_seats_checked_in_players_in_fours_and_records_the_seed(night):
+    register(night, 16)
+    (late,) = services.players_register(night=night, names=["Zoë Late"])
+    services.entry_set_checked_in(entry=late, checked_in=False)
+    round_ = services.night_draw(night=night, seed=42)
+    night.refresh_from_db()
+    assert (night.seed, night.status, round_.number, round_.status) == (42, "playing", 1, "seated")
+    seated = set(round_.seatings.values_list("player__name", flat=True))
+    assert seated == set(NAMES[:16])
+    assert sorted(set(round_.seatings.values_list("table", flat=True))) == [1, 2, 3, 4]
+
+
+def test_same_seed_gives_the_same_opening_seating(db):
+    first = services.night_create(name="One", games=1)
+    second = services.night_create(name="Two", games=1)
+    register(first)
+    register(second)
+    assert seats_of(services.night_draw(night=first, seed=5)) == seats_of(services.night_draw(night=second, seed=5))
+
+
+@pytest.mark.parametrize("count", [0, 3, 6, 15])
+def test_draw_refuses_a_head_count_the_movement_cannot_seat(night, count):
+    if count:
+        register(night, count)
+    with pytest.raises(ValidationError) as error:
+        services.night_draw(night=night)
+    assert str(count) in error.value.message_dict["draw"][0]
+    night.refresh_from_db()
+    assert (night.status, night.seed, night.rounds.count()) == ("setup", None, 0)
+
+
+def test_players_cannot_change_after_the_draw(night):
+    register(night, 8)
+    services.night_draw(night=night, seed=1)
+    with pytest.raises(ValidationError):
+        services.players_register(night=night, names=["Late Larry"])
+    with pytest.raises(ValidationError):
+        services.entry_remove(entry=night.entries.first())
+
+
+def test_close_names_the_missing_tables_and_changes_nothing(night):
+    register(night)
+    round_ = play_round(services.night_draw(night=night, seed=3), {1: (5, 3), 3: (2, 6)})
+    with pytest.raises(ValidationError) as error:
+        services.round_close(round_=round_)
+    assert error.value.message_dict["round"] == ["Tables 2, 4 still to enter a score for game 1."]
+    round_.refresh_from_db()
+    assert round_.status == "playing"
+    assert Round.objects.filter(night=night).count() == 1
+
+
+def test_cannot_close_a_game_that_has_not_started(night):
+    register(night, 4)
+    round_ = services.night_draw(night=night, seed=3)
+    with pytest.raises(ValidationError, match="not started"):
+        services.round_close(round_=round_)
+
+
+def test_closing_applies_the_head_tail_movement(night):
+    register(night)
+    round1 = services.night_draw(night=night, seed=11)
+    before = seats_of(round1)
+    # N-S win at tables 1 and 3, E-W at 2 and 4.
+    play_round(round1, {1: (6, 2), 2: (3, 5), 3: (7, 1), 4: (4, 4, "EW")})
+    round2 = services.round_close(round_=round1)
+    after = {name: table for (table, _), name in seats_of(round2).items()}
+    # Head table: N-S winners stay, E-W losers go to the tail (table 4).
+    assert after[before[(1, "N")]] == after[before[(1, "S")]] == 1
+    assert after[before[(1, "E")]] == after[before[(1, "W")]] == 4
+    # Winners at other tables move up one; losers stay.
+    assert after[before[(2, "E")]] == after[before[(2, "W")]] == 1
+    assert after[before[(2, "N")]] == after[before[(2, "S")]] == 2
+    assert after[before[(3, "N")]] == after[before[(3, "S")]] == 2
+    assert after[before[(4, "E")]] == after[before[(4, "W")]] == 3  # won the tie on the last hand
+    assert after[before[(4, "N")]] == after[before[(4, "S")]] == 4
+    # Partners of game 1 are opponents in game 2.
+    side = {name: ("NS" if seat in "NS" else "EW") for (_, seat), name in seats_of(round2).items()}
+    for table in range(1, 5):
+        for a, b in (("N", "S"), ("E", "W")):
+            assert side[before[(table, a)]] != side[before[(table, b)]]
+
+
+def test_closing_the_last_game_finishes_the_night(night):
+    register(night, 4)
+    round_ = services.night_draw(night=night, seed=1)
+    for _ in range(night.games):
+        round_ = services.round_close(round_=play_round(round_, {1: (5, 3)}))
+    assert round_ is None
+    night.refresh_from_db()
+    assert night.status == Night.Status.FINISHED
+    assert night.rounds.count() == 3
+
+
+def test_a_round_cannot_be_started_twice(night):
+    register(night, 4)
+    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    with pytest.raises(ValidationError, match="already started"):
+        services.round_start(round_=round_)
+
+
+def test_database_refuses_two_seats_for_one_player(night):
+    from django.db import IntegrityError, transaction
+
+    register(night, 4)
+    round_ = services.night_draw(night=night, seed=1)
+    seating = round_.seatings.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seating.objects.create(round=round_, table=2, seat="N", player=seating.player)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seating.objects.create(
+            round=round_, table=seating.table, seat=seating.seat, player=Player.objects.create(name="X")
+        )
+
+
+def test_night_settings_are_validated(db):
+    with pytest.raises(ValidationError) as error:
+        services.night_create(name="Bad", games=0, hands_per_game=8)
+    assert "games" in error.value.message_dict
+    assert Night.objects.count() == 0
+    assert Entry.objects.count() == 0
