@@ -53,7 +53,14 @@ def manage(*args: str, env: dict[str, str] | None = None) -> None:
     subprocess.run([str(PY), "manage.py", *args], check=True, cwd=ROOT, env=env)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def run() -> int:
+    # Ctrl-C and a plain `kill` both stop the night cleanly, even when started from a script that ignores SIGINT.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     ensure_venv("requirements.txt")
     VAR.mkdir(exist_ok=True)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
@@ -71,7 +78,11 @@ def run() -> int:
         # One worker with the solo pool: SQLite and the filesystem broker want a single writer, and a laptop
         # has cores to spare for the web server.
         subprocess.Popen(
-            [str(PY), "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
+            [
+                *[str(PY), "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
+                # The filesystem broker has no broadcast: skip the worker-to-worker chatter that needs it.
+                *["--without-gossip", "--without-mingle", "--without-heartbeat", "--hostname=headtable@%h"],
+            ],
             cwd=ROOT,
             env=env,
         ),
@@ -86,7 +97,7 @@ def run() -> int:
         say("stopping")
     for child in children:
         if child.poll() is None:
-            child.send_signal(signal.SIGINT if os.name != "nt" else signal.CTRL_BREAK_EVENT)
+            child.terminate()  # the worker finishes its task first (warm shutdown); the server just stops
     deadline = time.monotonic() + 15
     for child in children:
         try:
