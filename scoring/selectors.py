@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Entry, Night, Round, Seating
 
 from . import standings as standings_core
 from .models import TableResult
-
-PARTNER_SEAT = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 @dataclass(frozen=True)

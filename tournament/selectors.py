@@ -8,9 +8,9 @@ from django.db.models import Count, Q, QuerySet
 
 from scoring.models import TableResult
 
+from .engine.types import PARTNER_SEAT
 from .models import Entry, Night, Player, Round, Seating
 
-PARTNER_SEAT = {"N": "S", "S": "N", "E": "W", "W": "E"}
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 

@@ -11,6 +11,7 @@ Side = Literal["NS", "EW"]
 SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
 SIDES: tuple[Side, ...] = ("NS", "EW")
 SIDE_SEATS: dict[Side, tuple[Seat, Seat]] = {"NS": ("N", "S"), "EW": ("E", "W")}
+PARTNER_SEAT: dict[Seat, Seat] = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 def side_of(seat: Seat) -> Side:
