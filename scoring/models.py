@@ -7,6 +7,8 @@ from django.db import models
 
 from tournament.models import SEAT_CHOICES, Round
 
+from . import rules
+
 SIDE_CHOICES = [("NS", "North–South"), ("EW", "East–West")]
 
 
@@ -17,10 +19,21 @@ class TableResult(models.Model):
         LAST_HAND = "last_hand", "won the last hand"
         DRAW = "draw", "drawn by the app"
 
+    class Status(models.TextChoices):
+        PLAYING = "playing", "hands being entered"
+        FINAL = "final", "in"
+
+    class Entry(models.TextChoices):
+        HANDS = "hands", "hand by hand"
+        TOTALS = "totals", "game totals"
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="results")
     table = models.PositiveSmallIntegerField()
-    ns_points = models.PositiveSmallIntegerField()
-    ew_points = models.PositiveSmallIntegerField()
+    # Negative totals happen under bid euchre and hall rules that take points off.
+    ns_points = models.SmallIntegerField()
+    ew_points = models.SmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.FINAL)
+    entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.TOTALS)
     hands_played = models.PositiveSmallIntegerField(null=True, blank=True)
     winner = models.CharField(max_length=2, choices=SIDE_CHOICES)
     tie_break = models.CharField(max_length=10, choices=TieBreak.choices, blank=True, default="")
@@ -51,10 +64,16 @@ class Hand(models.Model):
     number = models.PositiveSmallIntegerField()
     dealer = models.CharField(max_length=1, choices=SEAT_CHOICES)
     makers = models.CharField(max_length=2, choices=SIDE_CHOICES)
+    maker = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, help_text="Who called trump.")
     alone = models.BooleanField(default=False)
+    blind = models.BooleanField(default=False)
+    defender_alone = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True)
+    bid = models.PositiveSmallIntegerField(null=True, blank=True)
+    pepper = models.CharField(max_length=6, choices=[("little", "little pepper"), ("big", "big pepper")], blank=True)
     tricks = models.PositiveSmallIntegerField(help_text="Tricks taken by the makers.")
-    ns_points = models.PositiveSmallIntegerField()
-    ew_points = models.PositiveSmallIntegerField()
+    ns_points = models.SmallIntegerField()
+    ew_points = models.SmallIntegerField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["result", "number"]
@@ -62,3 +81,15 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"Hand {self.number}: {self.makers} made, {self.tricks} tricks"
+
+    def as_rules_hand(self) -> rules.Hand:
+        return rules.Hand(
+            makers=self.makers,
+            tricks=self.tricks,
+            alone=self.alone,
+            maker=self.maker or None,
+            blind=self.blind,
+            defender_alone=self.defender_alone or None,
+            bid=self.bid,
+            pepper=self.pepper or None,
+        )

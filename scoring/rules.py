@@ -1,87 +1,330 @@
-"""Scoring rules: one hand -> points for each side, under a ruleset. Pure Python, no Django.
+"""Scoring rules: one hand -> points for each side and the tally extras it earns, under a ruleset.
 
-A ruleset is data (named numbers), not a class per variant. The standard preset is the scoring table of the Euchre
-rules text (shared/seeds/001): makers 3 or 4 tricks 1 point, all 5 tricks 2, alone and all 5 tricks 4, alone and
-3 or 4 tricks 1, makers euchred 2 to the defenders.
+Pure Python, no Django. A ruleset is data: named numbers and switches, stored with the night as a dict, so an
+organizer can start from a preset and change any number. Each rule lives in one place below.
+
+Sources of the presets (shared/seeds/):
+* standard — the Euchre article's scoring table (001).
+* progressive — the Progressive Euchre "Scoring" paragraph of the Bid Euchre article (000).
+* euchred-loner-3, defend-alone-1, defend-alone-2, blind-loner — the Euchre article's variations (001).
+* hall-minus, loner-bonus — hall rules seen at real nights (not in the texts; the numbers are examples).
+* bid-euchre — the Bid Euchre / Pepper "Scoring" section (000).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, astuple, dataclass, field, fields, replace
+from typing import Any, Literal
 
 Side = Literal["NS", "EW"]
+Seat = Literal["N", "E", "S", "W"]
 TieRule = Literal["last_hand", "draw"]
+DefendAlone = Literal["off", "vs_loner", "any"]
+Pepper = Literal["little", "big"]
+
 SIDES: tuple[Side, ...] = ("NS", "EW")
+SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
+SEATS_OF: dict[str, tuple[Seat, Seat]] = {"NS": ("N", "S"), "EW": ("E", "W")}
 TIE_RULES: dict[str, str] = {
     "last_hand": "the team that won the last hand",
     "draw": "a draw by the app, recorded on the table's result",
 }
 
 
+def side_of(seat: str) -> Side:
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+def other(side: str) -> Side:
+    return "EW" if side == "NS" else "NS"
+
+
+def next_dealer(seat: str) -> Seat:
+    """The deal passes to the left: N, E, S, W, N …"""
+    return SEATS[(SEATS.index(seat) + 1) % 4]  # type: ignore[arg-type]
+
+
 class ScoringError(ValueError):
-    """A hand or game result that cannot be scored; the message is shown beside the field."""
+    """A hand, game or ruleset that cannot be scored; the message says why, for the person entering it."""
 
 
 @dataclass(frozen=True)
 class Ruleset:
-    """The points a hand is worth. Every number has one name and one place."""
+    """What a hand is worth. Numbers are points to the side named; a negative number is taken off that side."""
 
-    name: str
-    tricks_per_hand: int = 5
-    makers_point: int = 1  # makers take 3 or 4 tricks
-    makers_march: int = 2  # makers take all 5
-    alone_point: int = 1  # a loner takes 3 or 4 tricks
-    alone_march: int = 4  # a loner takes all 5
-    euchre: int = 2  # to the defenders when the makers take fewer than 3
-    euchre_alone: int = 2  # to the defenders when a loner is euchred
+    name: str = "custom"
+    tricks_per_hand: int = field(default=5, metadata={"label": "Tricks a hand", "min": 5, "max": 6})
+    # Makers who make their point (a majority of the tricks).
+    makers_point: int = field(default=1, metadata={"label": "Makers take 3 or 4 tricks"})
+    makers_march: int = field(default=2, metadata={"label": "Makers take every trick (a march)"})
+    alone_point: int = field(default=1, metadata={"label": "Loner takes 3 or 4 tricks"})
+    alone_march: int = field(default=4, metadata={"label": "Loner takes every trick"})
+    blind_loner_march: int = field(
+        default=0, metadata={"label": "Blind double loner takes every trick (0: not played)"}
+    )
+    # Makers euchred: points to the defenders, and (hall rule) points off the makers.
+    euchre: int = field(default=2, metadata={"label": "Defenders euchre the makers"})
+    euchre_alone: int = field(default=2, metadata={"label": "Defenders euchre a loner"})
+    euchre_sweep: int = field(default=2, metadata={"label": "Defenders take every trick (a euchre sweep)"})
+    euchred_makers: int = field(default=0, metadata={"label": "Makers euchred: to the makers (e.g. −2)"})
+    euchred_loner: int = field(default=0, metadata={"label": "Loner euchred: to the makers (e.g. −4)"})
+    # Defending alone: off, only against a loner (form 1), or against any maker (form 2).
+    defend_alone: DefendAlone = field(default="off", metadata={"label": "Defending alone"})
+    defend_alone_euchre: int = field(default=4, metadata={"label": "Lone defender euchres the makers"})
+    defend_alone_sweep: int = field(default=8, metadata={"label": "Lone defender takes every trick"})
+    # Personal bonus: to the lone player's own tally only, never to the partner or the table's score.
+    loner_bonus: int = field(default=0, metadata={"label": "Personal bonus for a loner that takes every trick"})
+    # Bid euchre / pepper.
+    bidding: bool = field(default=False, metadata={"label": "Bidding (bid euchre / pepper)"})
+    per_trick: int = field(default=1, metadata={"label": "Bid made: per trick taken by the bidders"})
+    set_back: int = field(default=6, metadata={"label": "Bid missed: taken off the bidders"})
+    defender_per_trick: int = field(default=1, metadata={"label": "Defenders: per trick taken"})
+    defender_shutout: int = field(default=6, metadata={"label": "Defenders take no trick: taken off them"})
+    little_pepper: int = field(default=12, metadata={"label": "Little pepper made (lost: taken off)"})
+    big_pepper: int = field(default=14, metadata={"label": "Big pepper made (lost: taken off)"})
 
     @property
     def needed(self) -> int:
-        """Tricks the makers must take to score: a majority."""
+        """Tricks the makers need without a bid: a majority."""
         return self.tricks_per_hand // 2 + 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        """A ruleset from stored data; unknown keys are ignored and missing ones take the default."""
+        known = {f.name for f in fields(cls)}
+        ruleset = cls(**{key: value for key, value in data.items() if key in known})
+        check_ruleset(ruleset)
+        return ruleset
+
+
+def rule_fields() -> list[tuple[str, str, Any]]:
+    """(name, label, default) of every number and switch, for the organizer's form."""
+    return [(f.name, f.metadata["label"], f.default) for f in fields(Ruleset) if "label" in f.metadata]
+
+
+def check_ruleset(rules: Ruleset) -> None:
+    if rules.tricks_per_hand not in (5, 6):
+        raise ScoringError("A hand has 5 tricks (euchre) or 6 (bid euchre).")
+    if rules.bidding and rules.tricks_per_hand != 6:
+        raise ScoringError("Bid euchre deals six cards: set tricks a hand to 6.")
+    if rules.defend_alone not in ("off", "vs_loner", "any"):
+        raise ScoringError("Defending alone is off, against a loner, or against any maker.")
+    for name in ("set_back", "defender_shutout", "little_pepper", "big_pepper"):
+        if getattr(rules, name) < 0:
+            raise ScoringError("Set-backs and pepper values are amounts taken off: enter them without a minus.")
 
 
 STANDARD = Ruleset(name="standard")
-PRESETS: dict[str, Ruleset] = {STANDARD.name: STANDARD}
+PRESETS: dict[str, Ruleset] = {
+    rules.name: rules
+    for rules in (
+        STANDARD,
+        # "one point for 3 or 4 tricks, 2 points for all 5 tricks, 4 points for a loner … 2 points goes to other
+        # partners score. A euchre sweep nets 4 points."
+        replace(STANDARD, name="progressive", euchre_sweep=4),
+        replace(STANDARD, name="euchred-loner-3", euchre_alone=3),
+        replace(STANDARD, name="defend-alone-1", defend_alone="vs_loner", defend_alone_euchre=8, defend_alone_sweep=8),
+        replace(STANDARD, name="defend-alone-2", defend_alone="any", defend_alone_euchre=4, defend_alone_sweep=8),
+        replace(STANDARD, name="blind-loner", blind_loner_march=8),
+        replace(STANDARD, name="hall-minus", euchred_makers=-2, euchred_loner=-4),
+        replace(STANDARD, name="loner-bonus", loner_bonus=2),
+        replace(STANDARD, name="bid-euchre", tricks_per_hand=6, bidding=True),
+    )
+}
+PRESET_LABELS: dict[str, str] = {
+    "standard": "Standard (Euchre scoring table)",
+    "progressive": "Progressive night (euchre sweep 4)",
+    "euchred-loner-3": "Euchred loner worth 3",
+    "defend-alone-1": "Defending alone against a loner (8)",
+    "defend-alone-2": "Defending alone (4, or 8 for every trick)",
+    "blind-loner": "Blind double loner worth 8",
+    "hall-minus": "Hall rules: −2 for being euchred, −4 on a loner",
+    "loner-bonus": "Hall rules: personal loner bonus",
+    "bid-euchre": "Bid euchre / pepper (six cards)",
+}
 
 
 @dataclass(frozen=True)
 class Hand:
-    """One hand as played: which side made trump, the makers' tricks, whether the maker went alone."""
+    """One hand as played.
+
+    `makers` made trump (in bid euchre: won the bid); `tricks` is how many the makers took. `maker` is the seat of
+    the player who called, needed for a loner. `alone`: that player went alone; `blind`: a blind double loner.
+    `defender_alone` is the seat of a defender who defended alone. `bid` is the bid in tricks, or `pepper`.
+    """
 
     makers: Side
     tricks: int
     alone: bool = False
+    maker: Seat | None = None
+    blind: bool = False
+    defender_alone: Seat | None = None
+    bid: int | None = None
+    pepper: Pepper | None = None
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What a hand adds to one player's tally besides the team score."""
+
+    loners_tried: int = 0
+    loners_made: int = 0
+    euchres: int = 0  # euchres (sets) made against the opponents
+    marches: int = 0
+    bonus: int = 0  # personal points, on this player's tally only
+
+    def __add__(self, other: Extras) -> Extras:
+        return Extras(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+
+NO_EXTRAS = Extras()
 
 
 @dataclass(frozen=True)
 class HandScore:
     ns: int
     ew: int
+    winner: Side  # the side the hand went to: the makers if they made it, else the defenders
+    extras: Mapping[str, Extras] = field(default_factory=dict)  # by seat
 
-    def of(self, side: Side) -> int:
+    def of(self, side: str) -> int:
         return self.ns if side == "NS" else self.ew
 
-    @property
-    def winner(self) -> Side:
-        """The side that scored on this hand (every hand scores for exactly one side)."""
-        return "NS" if self.ns > self.ew else "EW"
+
+def _check(hand: Hand, rules: Ruleset) -> None:
+    if hand.makers not in SIDES:
+        raise ScoringError(f"Makers must be N–S or E–W, not {hand.makers!r}.")
+    if (
+        isinstance(hand.tricks, bool)
+        or not isinstance(hand.tricks, int)
+        or not 0 <= hand.tricks <= rules.tricks_per_hand
+    ):
+        raise ScoringError(f"The makers' tricks must be between 0 and {rules.tricks_per_hand}.")
+    if hand.maker is not None and hand.maker not in SEATS_OF[hand.makers]:
+        raise ScoringError(f"{hand.maker} is not on the makers' side ({hand.makers}).")
+    if hand.alone and hand.maker is None and rules.loner_bonus:
+        raise ScoringError("Say which player went alone: the loner bonus is theirs.")
+    if hand.blind and not hand.alone:
+        raise ScoringError("A blind double loner is played alone.")
+    if hand.blind and not rules.blind_loner_march:
+        raise ScoringError("The blind double loner is not played under these rules.")
+    if hand.defender_alone is not None:
+        if hand.defender_alone not in SEATS_OF[other(hand.makers)]:
+            raise ScoringError("Only a defender can defend alone, and the defenders are the other side.")
+        if rules.defend_alone == "off":
+            raise ScoringError("Defending alone is not played under these rules.")
+        if rules.defend_alone == "vs_loner" and not hand.alone:
+            raise ScoringError("Under these rules a defender may defend alone only against a loner.")
+    if rules.bidding:
+        if hand.pepper is not None:
+            if hand.pepper not in ("little", "big"):
+                raise ScoringError("A pepper bid is little or big.")
+            if hand.bid is not None:
+                raise ScoringError("A pepper bid replaces the number of tricks bid.")
+        elif hand.bid is None or not 1 <= hand.bid <= rules.tricks_per_hand:
+            raise ScoringError(f"Record the bid: 1 to {rules.tricks_per_hand} tricks, or a pepper.")
+        if hand.blind:
+            raise ScoringError("There is no blind loner in bid euchre.")
+    elif hand.bid is not None or hand.pepper is not None:
+        raise ScoringError("Bids are recorded only when the night plays bid euchre.")
+
+
+def _bid_points(hand: Hand, rules: Ruleset) -> tuple[int, int, bool]:
+    """(to the bidders, to the defenders, bid made) in bid euchre."""
+    all_tricks = rules.tricks_per_hand
+    if hand.pepper is not None:
+        value = rules.little_pepper if hand.pepper == "little" else rules.big_pepper
+        made = hand.tricks == all_tricks
+        bidders = value if made else -value
+    else:
+        made = hand.tricks >= (hand.bid or 0)
+        bidders = hand.tricks * rules.per_trick if made else -rules.set_back
+    defended = all_tricks - hand.tricks
+    defenders = defended * rules.defender_per_trick if defended else -rules.defender_shutout
+    return bidders, defenders, made
+
+
+def _euchre_points(hand: Hand, rules: Ruleset) -> tuple[int, int, bool]:
+    """(to the makers, to the defenders, makers made it) in euchre."""
+    all_tricks = rules.tricks_per_hand
+    if hand.tricks >= rules.needed:
+        if hand.tricks == all_tricks:
+            made = rules.blind_loner_march if hand.blind else rules.alone_march if hand.alone else rules.makers_march
+        else:
+            made = rules.alone_point if hand.alone else rules.makers_point
+        return made, 0, True
+    if hand.defender_alone is not None:
+        defenders = rules.defend_alone_sweep if hand.tricks == 0 else rules.defend_alone_euchre
+    else:
+        defenders = rules.euchre_alone if hand.alone else rules.euchre
+        if hand.tricks == 0:
+            defenders = max(defenders, rules.euchre_sweep)
+    return (rules.euchred_loner if hand.alone else rules.euchred_makers), defenders, False
 
 
 def score_hand(hand: Hand, rules: Ruleset = STANDARD) -> HandScore:
-    if hand.makers not in SIDES:
-        raise ScoringError(f"Makers must be NS or EW, not {hand.makers!r}.")
-    if not 0 <= hand.tricks <= rules.tricks_per_hand:
-        raise ScoringError(f"Makers' tricks must be between 0 and {rules.tricks_per_hand}.")
-    if hand.tricks < rules.needed:
-        makers, defenders = 0, rules.euchre_alone if hand.alone else rules.euchre
-    elif hand.tricks == rules.tricks_per_hand:
-        makers, defenders = (rules.alone_march if hand.alone else rules.makers_march), 0
-    else:
-        makers, defenders = (rules.alone_point if hand.alone else rules.makers_point), 0
-    return HandScore(ns=makers, ew=defenders) if hand.makers == "NS" else HandScore(ns=defenders, ew=makers)
+    """Points for each side and each player's tally extras, for one hand under `rules`."""
+    _check(hand, rules)
+    makers_points, defenders_points, made = (_bid_points if rules.bidding else _euchre_points)(hand, rules)
+    makers, defenders = hand.makers, other(hand.makers)
+    swept = hand.tricks == rules.tricks_per_hand
+    extras: dict[str, Extras] = {}
+    if hand.alone and hand.maker:
+        extras[hand.maker] = Extras(
+            loners_tried=1,
+            loners_made=int(made and swept),
+            marches=int(swept),
+            bonus=rules.loner_bonus if made and swept else 0,
+        )
+    elif swept and made:
+        for seat in SEATS_OF[makers]:
+            extras[seat] = Extras(marches=1)
+    if not made:
+        # A lone defender's partner sat the hand out, so the euchre is the lone defender's alone.
+        for seat in (hand.defender_alone,) if hand.defender_alone else SEATS_OF[defenders]:
+            extras[seat] = Extras(euchres=1)
+    ns, ew = (makers_points, defenders_points) if makers == "NS" else (defenders_points, makers_points)
+    return HandScore(ns=ns, ew=ew, winner=makers if made else defenders, extras=extras)
+
+
+def legal_hands(rules: Ruleset) -> Iterator[Hand]:
+    """Every distinct hand the rules allow with N–S as makers and N as the caller."""
+    bids: list[tuple[int | None, Pepper | None]] = (
+        [(bid, None) for bid in range(1, rules.tricks_per_hand + 1)] + [(None, "little"), (None, "big")]
+        if rules.bidding
+        else [(None, None)]
+    )
+    for tricks, alone, blind, lone_defender, (bid, pepper) in itertools.product(
+        range(rules.tricks_per_hand + 1), (False, True), (False, True), (None, "E"), bids
+    ):
+        hand = Hand("NS", tricks, alone, "N", blind, lone_defender, bid, pepper)  # type: ignore[arg-type]
+        try:
+            _check(hand, rules)
+        except ScoringError:
+            continue
+        yield hand
+
+
+def points_range(rules: Ruleset) -> tuple[int, int]:
+    """The fewest and the most points one side can get from one hand under `rules`."""
+    scores = [score_hand(hand, rules) for hand in legal_hands(rules)]
+    values = [score.ns for score in scores] + [score.ew for score in scores]
+    return min(values), max(values)
+
+
+def check_game_total(points: int, hands: int, rules: Ruleset) -> None:
+    """Refuse a game total that `hands` hands could not make under `rules`."""
+    low, high = points_range(rules)
+    if points > hands * high:
+        raise ScoringError(f"{points} is more than {hands} hands can make (at most {hands * high}).")
+    if points < hands * low:
+        raise ScoringError(f"{points} is less than {hands} hands can make (at least {hands * low}).")
 
 
 @dataclass(frozen=True)
@@ -102,8 +345,6 @@ def game_winner(
 
     `draw_seed` makes the app's draw reproducible (the caller derives it from the night's seed and the table).
     """
-    if ns < 0 or ew < 0:
-        raise ScoringError("Scores cannot be negative.")
     if ns != ew:
         return GameOutcome(winner="NS" if ns > ew else "EW", tie_break=None)
     if tie_rule == "last_hand":

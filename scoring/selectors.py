@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Entry, Night, Round, Seating
 
+from . import rules
 from . import standings as standings_core
-from .models import TableResult
+from .models import Hand, TableResult
 
 
 @dataclass(frozen=True)
@@ -21,10 +22,16 @@ class GameLine:
     seat: str
     partner: str
     opponents: tuple[str, str]
-    points: int
+    points: int  # the team's score at the table
     conceded: int
     won: bool
-    running_total: int
+    extras: rules.Extras
+    running_total: int  # tally so far: team scores plus personal bonuses
+
+    @property
+    def tally(self) -> int:
+        """What this game adds to the player's tally: the team's score and any personal bonus."""
+        return self.points + self.extras.bonus
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,10 @@ class StandingRow:
     wins: int
     conceded: int
     games: int
+    loners_made: int
+    loners_tried: int
+    euchres: int
+    marches: int
     per_round: list[int | None]
     separated_by: str | None
 
@@ -49,8 +60,32 @@ class NightStandings:
     chain: list[str]
 
 
+def _hand_extras(night: Night) -> dict[tuple[int, int], dict[str, rules.Extras]]:
+    """Each closed game's extras by seat, from its stored hands scored under the night's rules (one query)."""
+    ruleset = rules.Ruleset.from_dict(night.rules)
+    extras: dict[tuple[int, int], dict[str, rules.Extras]] = {}
+    hands = Hand.objects.filter(result__round__night=night, result__round__status=Round.Status.CLOSED).values_list(
+        "result__round__number",
+        "result__table",
+        "makers",
+        "tricks",
+        "alone",
+        "maker",
+        "blind",
+        "defender_alone",
+        "bid",
+        "pepper",
+    )
+    for number, table, makers, tricks, alone, maker, blind, defender_alone, bid, pepper in hands:
+        hand = rules.Hand(makers, tricks, alone, maker or None, blind, defender_alone or None, bid, pepper or None)
+        by_seat = extras.setdefault((number, table), {})
+        for seat, earned in rules.score_hand(hand, ruleset).extras.items():
+            by_seat[seat] = by_seat.get(seat, rules.NO_EXTRAS) + earned
+    return extras
+
+
 def game_lines(night: Night) -> dict[int, list[GameLine]]:
-    """Every player's tally lines for the night's closed games, keyed by player id (three queries)."""
+    """Every player's tally lines for the night's closed games, keyed by player id (four queries)."""
     seatings = list(
         Seating.objects.filter(round__night=night, round__status=Round.Status.CLOSED)
         .select_related("player", "round")
@@ -62,6 +97,7 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
             "round"
         )
     }
+    extras = _hand_extras(night)
     at_table: dict[tuple[int, int], dict[str, Seating]] = {}
     for seating in seatings:
         at_table.setdefault((seating.round.number, seating.table), {})[seating.seat] = seating
@@ -74,12 +110,13 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
         if result is None:
             continue
         seats = at_table[key]
-        side = "NS" if seating.seat in ("N", "S") else "EW"
+        side = rules.side_of(seating.seat)
         points, conceded = (
             (result.ns_points, result.ew_points) if side == "NS" else (result.ew_points, result.ns_points)
         )
         player_lines = lines.setdefault(seating.player_id, [])
-        opponents = tuple(seats[s].player.name for s in (("E", "W") if side == "NS" else ("N", "S")))
+        earned = extras.get(key, {}).get(seating.seat, rules.NO_EXTRAS)
+        opponents = tuple(seats[s].player.name for s in rules.SEATS_OF[rules.other(side)])
         player_lines.append(
             GameLine(
                 player_id=seating.player_id,
@@ -91,7 +128,8 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
                 points=points,
                 conceded=conceded,
                 won=result.winner == side,
-                running_total=(player_lines[-1].running_total if player_lines else 0) + points,
+                extras=earned,
+                running_total=(player_lines[-1].running_total if player_lines else 0) + points + earned.bonus,
             )
         )
     return lines
@@ -101,7 +139,17 @@ def night_standings(night: Night) -> NightStandings:
     lines = game_lines(night)
     names = dict(Entry.objects.filter(night=night).values_list("player_id", "player__name"))
     tallies = [
-        standings_core.GameTally(line.player_id, line.round, line.points, line.conceded, line.won)
+        standings_core.GameTally(
+            line.player_id,
+            line.round,
+            line.tally,
+            line.conceded,
+            line.won,
+            loners_made=line.extras.loners_made,
+            loners_tried=line.extras.loners_tried,
+            euchres=line.extras.euchres,
+            marches=line.extras.marches,
+        )
         for player_lines in lines.values()
         for line in player_lines
     ]
@@ -116,6 +164,10 @@ def night_standings(night: Night) -> NightStandings:
             wins=standing.totals.wins,
             conceded=standing.totals.conceded,
             games=standing.totals.games,
+            loners_made=standing.totals.loners_made,
+            loners_tried=standing.totals.loners_tried,
+            euchres=standing.totals.euchres,
+            marches=standing.totals.marches,
             per_round=[standing.totals.per_round.get(n) for n in range(1, rounds_closed + 1)],
             separated_by=standing.separated_by,
         )
@@ -135,7 +187,7 @@ def night_standings(night: Night) -> NightStandings:
 def night_record(night: Night) -> dict:
     """The whole night as plain data: settings, players, every round's tables and hands, standings.
 
-    This is the format `simulate_night --json` writes. Five queries whatever the size of the night.
+    This is the format `simulate_night --json` writes, in a constant number of queries whatever the night's size.
     """
     entries = list(Entry.objects.filter(night=night).select_related("player").order_by("player_id"))
     seats: dict[tuple[int, int], dict[str, int]] = {}
@@ -162,7 +214,12 @@ def night_record(night: Night) -> dict:
                         {
                             "dealer": hand.dealer,
                             "makers": hand.makers,
+                            "maker": hand.maker or None,
                             "alone": hand.alone,
+                            "blind": hand.blind,
+                            "defender_alone": hand.defender_alone or None,
+                            "bid": hand.bid,
+                            "pepper": hand.pepper or None,
                             "tricks": hand.tricks,
                             "points": {"NS": hand.ns_points, "EW": hand.ew_points},
                         }
@@ -181,12 +238,61 @@ def night_record(night: Night) -> dict:
             "rounds": night.games,
             "hands_per_round": night.hands_per_game,
             "scoring": night.scoring,
+            "rules": night.rules,
             "seed": night.seed,
         },
         "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
         "rounds": rounds,
         "standings": [
-            {"rank": int(row.rank_label.lstrip("=")), "player": row.player_id, "total": row.total, "wins": row.wins}
+            {
+                "rank": int(row.rank_label.lstrip("=")),
+                "player": row.player_id,
+                "total": row.total,
+                "wins": row.wins,
+                "loners_made": row.loners_made,
+                "euchres": row.euchres,
+                "marches": row.marches,
+            }
             for row in standings.rows
         ],
     }
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """One table's game as the hand-entry page shows it."""
+
+    round: Round
+    table: int
+    seats: dict[str, str]  # seat -> player name
+    result: TableResult | None
+    hands: list[Hand]
+    rules: rules.Ruleset
+
+    @property
+    def next_number(self) -> int:
+        return len(self.hands) + 1
+
+    @property
+    def next_dealer(self) -> str | None:
+        """Who deals the next hand; None before the first hand (the scorer picks)."""
+        return rules.next_dealer(self.hands[-1].dealer) if self.hands else None
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None and self.result.status == TableResult.Status.FINAL
+
+    @property
+    def by_totals(self) -> bool:
+        return self.result is not None and self.result.entry == TableResult.Entry.TOTALS
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self.result.ns_points, self.result.ew_points) if self.result else (0, 0)
+
+
+def table_game(round_: Round, table: int) -> TableGame:
+    seats = dict(round_.seatings.filter(table=table).values_list("seat", "player__name"))
+    result = TableResult.objects.filter(round=round_, table=table).first()
+    hands = list(result.hands.order_by("number")) if result else []
+    return TableGame(round_, table, seats, result, hands, rules.Ruleset.from_dict(round_.night.rules))

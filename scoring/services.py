@@ -1,25 +1,59 @@
-"""The only writers for game results and hands. Each service is one transaction."""
+"""The only writers for game results and hands. Each service is one transaction.
+
+A table's game is entered either hand by hand (`hand_record`, `hand_undo`, `table_finish`) or as the two game
+totals from a paper sheet (`table_result_submit`). Either way the stored TableResult carries the game score, the
+winner and whether the game is in.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
-from tournament.models import Round, Seating
+from tournament.models import Night, Round, Seating
 
 from . import rules
 from .models import Hand, TableResult
 
+HEAD_TABLE = 1
+# Tables other than the head table deal until the bell; this only stops a runaway entry.
+MAX_HANDS_FACTOR = 2
+
 
 @dataclass(frozen=True)
 class HandInput:
+    """One hand as a scorer enters it: who called, how many tricks the makers took, and the options."""
+
     dealer: str
-    makers: rules.Side
+    makers: str
     tricks: int
     alone: bool = False
+    maker: str | None = None
+    blind: bool = False
+    defender_alone: str | None = None
+    bid: int | None = None
+    pepper: str | None = None
+
+    def as_rules_hand(self) -> rules.Hand:
+        return rules.Hand(
+            makers=self.makers,  # type: ignore[arg-type]
+            tricks=self.tricks,
+            alone=self.alone,
+            maker=self.maker,  # type: ignore[arg-type]
+            blind=self.blind,
+            defender_alone=self.defender_alone,  # type: ignore[arg-type]
+            bid=self.bid,
+            pepper=self.pepper,  # type: ignore[arg-type]
+        )
+
+
+def night_rules(night: Night) -> rules.Ruleset:
+    return rules.Ruleset.from_dict(night.rules)
 
 
 def draw_seed(*, night_seed: int | None, round_number: int, table: int) -> int:
@@ -27,65 +61,89 @@ def draw_seed(*, night_seed: int | None, round_number: int, table: int) -> int:
     return ((night_seed or 0) * 1_000_003 + round_number * 1_009 + table) % 2**63
 
 
+def _open_round(round_: Round) -> Round:
+    """Lock the round and check that scores may be entered for it."""
+    round_ = Round.objects.select_for_update().select_related("night").get(pk=round_.pk)
+    if round_.status == Round.Status.SEATED:
+        raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
+    if round_.status == Round.Status.CLOSED:
+        raise ValidationError({"__all__": f"Game {round_.number} is closed: its scores can no longer be changed."})
+    return round_
+
+
+def _check_table(round_: Round, table: int) -> None:
+    if not Seating.objects.filter(round=round_, table=table).exists():
+        raise ValidationError({"__all__": f"There is no table {table} in game {round_.number}."})
+
+
+def _decide(result: TableResult, round_: Round, last_hand_winner: str | None) -> None:
+    """Set the result's winner from its totals, under the night's tie rule."""
+    night = round_.night
+    try:
+        outcome = rules.game_winner(
+            result.ns_points,
+            result.ew_points,
+            tie_rule=night.tie_rule,
+            last_hand_winner=last_hand_winner,
+            draw_seed=draw_seed(night_seed=night.seed, round_number=round_.number, table=result.table),
+        )
+    except rules.ScoringError as error:
+        raise ValidationError({"last_hand_winner": str(error)}) from error
+    result.winner = outcome.winner
+    result.tie_break = outcome.tie_break or ""
+
+
+def _total_hands(result: TableResult, round_: Round) -> None:
+    """Recompute a hand-by-hand result from its stored hands (points as stored, winner of the last hand)."""
+    hands = list(result.hands.order_by("number"))
+    result.ns_points = sum(hand.ns_points for hand in hands)
+    result.ew_points = sum(hand.ew_points for hand in hands)
+    result.hands_played = len(hands)
+    last = hands[-1] if hands else None
+    last_winner = None
+    if last is not None:
+        last_winner = rules.score_hand(last.as_rules_hand(), night_rules(round_.night)).winner
+    if hands:
+        _decide(result, round_, last_winner)
+
+
 @transaction.atomic
 def table_result_submit(
     *,
     round_: Round,
     table: int,
-    ns_points: int | None = None,
-    ew_points: int | None = None,
+    ns_points: int,
+    ew_points: int,
     last_hand_winner: str | None = None,
-    hands: Sequence[HandInput] | None = None,
+    hands_played: int | None = None,
     expected_version: int | None = None,
     user=None,
 ) -> TableResult:
-    """Record one table's game: either the two totals, or every hand (the totals are then the hands' sum).
+    """Record one table's game from its two totals (a paper score sheet). The game is then in.
 
     `expected_version` is the version of the result the person was looking at (None for a first entry); a result
     changed since is refused rather than overwritten.
     """
-    round_ = Round.objects.select_for_update().select_related("night").get(pk=round_.pk)
+    round_ = _open_round(round_)
+    _check_table(round_, table)
     night = round_.night
-    if round_.status == Round.Status.SEATED:
-        raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
-    if round_.status == Round.Status.CLOSED:
-        raise ValidationError({"__all__": f"Game {round_.number} is closed: its scores can no longer be changed."})
-    if not Seating.objects.filter(round=round_, table=table).exists():
-        raise ValidationError({"__all__": f"There is no table {table} in game {round_.number}."})
-
-    ruleset = rules.PRESETS[night.scoring]
-    scored: list[tuple[HandInput, rules.HandScore]] = []
-    if hands:
-        if len(hands) > night.hands_per_game:
-            raise ValidationError({"hands": f"A game has at most {night.hands_per_game} hands."})
-        for number, hand in enumerate(hands, start=1):
-            if hand.dealer not in ("N", "E", "S", "W"):
-                raise ValidationError({"hands": f"Hand {number}: the dealer must be N, E, S or W."})
-            try:
-                score = rules.score_hand(rules.Hand(hand.makers, hand.tricks, hand.alone), ruleset)
-            except rules.ScoringError as error:
-                raise ValidationError({"hands": f"Hand {number}: {error}"}) from error
-            scored.append((hand, score))
-        ns_points = sum(score.ns for _, score in scored)
-        ew_points = sum(score.ew for _, score in scored)
-        last_hand_winner = scored[-1][1].winner
-    if ns_points is None or ew_points is None:
-        raise ValidationError({"__all__": "Enter both teams' points."})
-    for field, value in (("ns_points", ns_points), ("ew_points", ew_points)):
-        if value < 0:
-            raise ValidationError({field: "Points cannot be negative."})
-    try:
-        outcome = rules.game_winner(
-            ns_points,
-            ew_points,
-            tie_rule=night.tie_rule,
-            last_hand_winner=last_hand_winner,
-            draw_seed=draw_seed(night_seed=night.seed, round_number=round_.number, table=table),
-        )
-    except rules.ScoringError as error:
-        raise ValidationError({"last_hand_winner": str(error)}) from error
+    ruleset = night_rules(night)
+    hands = night.hands_per_game if hands_played is None else hands_played
+    if not 1 <= hands <= night.hands_per_game * MAX_HANDS_FACTOR:
+        raise ValidationError({"hands_played": f"Hands played must be between 1 and {night.hands_per_game * 2}."})
+    for name, value in (("ns_points", ns_points), ("ew_points", ew_points)):
+        if value < 0 and rules.points_range(ruleset)[0] >= 0:
+            raise ValidationError({name: "Points cannot be negative."})
+        try:
+            rules.check_game_total(value, hands, ruleset)
+        except rules.ScoringError as error:
+            raise ValidationError({name: str(error)}) from error
 
     result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
+    if result is not None and result.entry == TableResult.Entry.HANDS and result.hands.exists():
+        raise ValidationError(
+            {"__all__": f"Table {table} is entering hand by hand ({result.hands.count()} hands so far)."}
+        )
     if result is not None and expected_version != result.version:
         raise ValidationError(
             {
@@ -97,26 +155,185 @@ def table_result_submit(
         result = TableResult(round=round_, table=table, version=1)
     else:
         result.version += 1
-    result.ns_points = ns_points
-    result.ew_points = ew_points
-    result.hands_played = len(scored) if scored else None
-    result.winner = outcome.winner
-    result.tie_break = outcome.tie_break or ""
+    result.ns_points, result.ew_points = ns_points, ew_points
+    result.hands_played = hands_played
+    result.entry = TableResult.Entry.TOTALS
+    result.status = TableResult.Status.FINAL
+    _decide(result, round_, last_hand_winner)
     result.entered_by = user if getattr(user, "is_authenticated", False) else None
     result.full_clean(validate_unique=False)
     result.save()
-    result.hands.all().delete()
-    Hand.objects.bulk_create(
-        Hand(
-            result=result,
-            number=number,
-            dealer=hand.dealer,
-            makers=hand.makers,
-            alone=hand.alone,
-            tricks=hand.tricks,
-            ns_points=score.ns,
-            ew_points=score.ew,
-        )
-        for number, (hand, score) in enumerate(scored, start=1)
-    )
     return result
+
+
+def _ring_bell(round_: Round, cause: str, at=None) -> bool:
+    """Mark the round's bell as rung (once). The bell issue makes it ring in the room."""
+    if round_.bell_at is not None:
+        return False
+    round_.bell_at = at or timezone.now()
+    round_.bell_cause = cause
+    round_.save(update_fields=["bell_at", "bell_cause"])
+    return True
+
+
+def _hand_result(round_: Round, table: int) -> TableResult:
+    result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
+    if result is None:
+        return TableResult(
+            round=round_,
+            table=table,
+            ns_points=0,
+            ew_points=0,
+            winner="NS",
+            status=TableResult.Status.PLAYING,
+            entry=TableResult.Entry.HANDS,
+        )
+    if result.entry == TableResult.Entry.TOTALS:
+        raise ValidationError({"__all__": f"Table {table}'s game was entered as totals from the score sheet."})
+    return result
+
+
+@transaction.atomic
+def hand_record(*, round_: Round, table: int, hand: HandInput, user=None) -> Hand:
+    """Add the next hand to a table's game, score it under the night's rules and update the game score.
+
+    The dealer of the first hand is the scorer's choice (N by default); after that the deal passes to the left.
+    The head table's last hand rings the bell; after the bell every other table may record the one hand it was
+    playing, and its game is then in.
+    """
+    round_ = _open_round(round_)
+    _check_table(round_, table)
+    night = round_.night
+    ruleset = night_rules(night)
+    result = _hand_result(round_, table)
+    if result.status == TableResult.Status.FINAL:
+        raise ValidationError({"__all__": f"Table {table}'s game is over: no more hands. Undo the last to correct it."})
+    previous = result.hands.order_by("-number").first() if result.pk else None
+    count = previous.number if previous else 0
+    if table == HEAD_TABLE and count >= night.hands_per_game:
+        raise ValidationError({"__all__": f"The head table plays {night.hands_per_game} hands a game."})
+    if count >= night.hands_per_game * MAX_HANDS_FACTOR:
+        raise ValidationError({"__all__": f"Table {table} has already played {count} hands this game."})
+    if round_.bell_at is not None and previous is not None and previous.recorded_at >= round_.bell_at:
+        raise ValidationError({"__all__": "The bell has rung and this table has recorded the hand it was playing."})
+    dealer = rules.next_dealer(previous.dealer) if previous else (hand.dealer or "N")
+    if dealer not in rules.SEATS:
+        raise ValidationError({"dealer": "The dealer is N, E, S or W."})
+    maker = hand.maker
+    makers = hand.makers or (rules.side_of(maker) if maker else "")
+    entered = replace(hand, makers=makers, dealer=dealer)
+    try:
+        score = rules.score_hand(entered.as_rules_hand(), ruleset)
+    except rules.ScoringError as error:
+        raise ValidationError({"hand": str(error)}) from error
+
+    if result.pk is None:
+        result.entered_by = user if getattr(user, "is_authenticated", False) else None
+        result.save()
+    record = Hand.objects.create(
+        result=result,
+        number=count + 1,
+        dealer=dealer,
+        makers=makers,
+        maker=maker or "",
+        alone=entered.alone,
+        blind=entered.blind,
+        defender_alone=entered.defender_alone or "",
+        bid=entered.bid,
+        pepper=entered.pepper or "",
+        tricks=entered.tricks,
+        ns_points=score.ns,
+        ew_points=score.ew,
+    )
+    _total_hands(result, round_)
+    if table == HEAD_TABLE and record.number == night.hands_per_game:
+        _ring_bell(round_, f"the head table's hand {record.number}", at=record.recorded_at)
+        result.status = TableResult.Status.FINAL
+    elif round_.bell_at is not None:
+        result.status = TableResult.Status.FINAL  # the hand in play at the bell
+    result.version += 1
+    result.save()
+    return record
+
+
+@transaction.atomic
+def hand_undo(*, round_: Round, table: int) -> TableResult | None:
+    """Take back a table's last hand; its game is open again. None when no hand is left."""
+    round_ = _open_round(round_)
+    result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
+    last = result.hands.order_by("-number").first() if result else None
+    if result is None or last is None:
+        raise ValidationError({"__all__": f"Table {table} has no hand to undo."})
+    if table == HEAD_TABLE and round_.bell_cause.startswith("the head table") and last.recorded_at >= round_.bell_at:
+        others_after = Hand.objects.filter(
+            result__round=round_, recorded_at__gte=round_.bell_at, result__table__gt=HEAD_TABLE
+        ).exists()
+        if others_after:
+            raise ValidationError(
+                {"__all__": "Other tables have finished since the bell: correct this hand instead of undoing it."}
+            )
+        round_.bell_at, round_.bell_cause = None, ""
+        round_.save(update_fields=["bell_at", "bell_cause"])
+    last.delete()
+    if not result.hands.exists():
+        result.delete()
+        return None
+    _total_hands(result, round_)
+    result.status = TableResult.Status.PLAYING
+    result.version += 1
+    result.save()
+    return result
+
+
+@transaction.atomic
+def table_finish(*, round_: Round, table: int) -> TableResult:
+    """A table entering hand by hand says its game is over (after the bell, or when it stops early)."""
+    round_ = _open_round(round_)
+    result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
+    if result is None or not result.hands.exists():
+        raise ValidationError({"__all__": f"Table {table} has no hands yet: enter them, or the game totals."})
+    result.status = TableResult.Status.FINAL
+    result.version += 1
+    result.save(update_fields=["status", "version", "updated_at"])
+    return result
+
+
+@transaction.atomic
+def night_rules_update(*, night: Night, preset: str, numbers: Mapping[str, Any], confirm: bool = False) -> int:
+    """Change the night's ruleset and rescore every stored hand under it. Returns the number of hands rescored.
+
+    With hands already recorded the organizer must confirm; the seating already played is kept even where a
+    game's winner changes.
+    """
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if preset not in rules.PRESETS:
+        raise ValidationError({"scoring": f"Unknown preset {preset!r}."})
+    try:
+        ruleset = rules.Ruleset.from_dict({**numbers, "name": preset})
+    except (rules.ScoringError, TypeError) as error:
+        raise ValidationError({"__all__": str(error)}) from error
+    hands = list(Hand.objects.filter(result__round__night=night).select_related("result__round"))
+    if hands and not confirm:
+        raise ValidationError(
+            {"confirm": f"{len(hands)} hands are already recorded: confirm to rescore them under the new rules."}
+        )
+    for hand in hands:
+        try:
+            score = rules.score_hand(hand.as_rules_hand(), ruleset)
+        except rules.ScoringError as error:
+            raise ValidationError(
+                {"__all__": f"Game {hand.result.round.number}, table {hand.result.table}, hand {hand.number}: {error}"}
+            ) from error
+        hand.ns_points, hand.ew_points = score.ns, score.ew
+    Hand.objects.bulk_update(hands, ["ns_points", "ew_points"])
+    night.scoring = preset
+    night.rules = ruleset.as_dict()
+    night.save(update_fields=["scoring", "rules"])
+    rescored = {hand.result_id: hand.result.round for hand in hands}
+    for result in TableResult.objects.filter(pk__in=rescored).select_for_update():
+        round_ = rescored[result.pk]
+        round_.night = night
+        _total_hands(result, round_)
+        result.version += 1
+        result.save()
+    return len(hands)

@@ -16,9 +16,13 @@ class GameTally:
 
     player: int
     round: int
-    points: int
+    points: int  # what the game adds to the player's tally
     conceded: int
     won: bool
+    loners_made: int = 0
+    loners_tried: int = 0
+    euchres: int = 0
+    marches: int = 0
 
 
 @dataclass
@@ -28,6 +32,10 @@ class PlayerTotals:
     wins: int = 0
     conceded: int = 0
     games: int = 0
+    loners_made: int = 0
+    loners_tried: int = 0
+    euchres: int = 0
+    marches: int = 0
     per_round: dict[int, int] = field(default_factory=dict)
 
 
@@ -70,6 +78,10 @@ def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[in
         row.conceded += tally.conceded
         row.wins += int(tally.won)
         row.games += 1
+        row.loners_made += tally.loners_made
+        row.loners_tried += tally.loners_tried
+        row.euchres += tally.euchres
+        row.marches += tally.marches
         row.per_round[tally.round] = tally.points
     return totals
 

@@ -8,7 +8,12 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.rules import PRESETS, TIE_RULES
+from scoring.rules import PRESET_LABELS, STANDARD, TIE_RULES
+
+
+def default_rules() -> dict:
+    return STANDARD.as_dict()
+
 
 SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
 
@@ -62,9 +67,9 @@ class Night(models.Model):
     minutes_per_game = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(120)]
     )
-    scoring = models.CharField(
-        "scoring preset", max_length=30, choices=[(name, name.title()) for name in PRESETS], default="standard"
-    )
+    scoring = models.CharField("scoring preset", max_length=30, choices=list(PRESET_LABELS.items()), default="standard")
+    # The night's ruleset: the preset's numbers as the organizer left them (scoring.rules.Ruleset.as_dict()).
+    rules = models.JSONField(default=default_rules)
     tie_rule = models.CharField(
         "tied games go to",
         max_length=20,
@@ -121,6 +126,8 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
     started_at = models.DateTimeField(null=True, blank=True)
+    bell_at = models.DateTimeField(null=True, blank=True)
+    bell_cause = models.CharField(max_length=80, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -21,6 +21,14 @@ class TableView:
     seats: dict[str, str] = field(default_factory=dict)  # seat -> player name
     result: TableResult | None = None
 
+    @property
+    def done(self) -> bool:
+        return self.result is not None and self.result.status == TableResult.Status.FINAL
+
+    @property
+    def by_hands(self) -> bool:
+        return self.result is not None and self.result.entry == TableResult.Entry.HANDS
+
 
 @dataclass
 class RoundView:
@@ -29,7 +37,8 @@ class RoundView:
 
     @property
     def missing(self) -> list[int]:
-        return [table.number for table in self.tables if table.result is None]
+        """Tables whose game is not in yet (no score, or hands still being entered)."""
+        return [table.number for table in self.tables if not table.done]
 
     @property
     def entered(self) -> int:

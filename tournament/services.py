@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.models import TableResult
+from scoring.rules import PRESETS, STANDARD
 
 from .engine import progressive
 from .engine.draw import opening_draw
@@ -48,6 +49,7 @@ def night_create(
         hands_per_game=hands_per_game,
         minutes_per_game=minutes_per_game,
         scoring=scoring,
+        rules=PRESETS.get(scoring, STANDARD).as_dict(),
         tie_rule=tie_rule,
         paper=paper,
         created_by=created_by,
@@ -189,7 +191,9 @@ def round_close(*, round_: Round) -> Round | None:
     if round_.status != Round.Status.PLAYING:
         raise ValidationError({"round": f"Game {round_.number} has not started yet."})
     tables = round_tables(round_)
-    winners = dict(TableResult.objects.filter(round=round_).values_list("table", "winner"))
+    winners = dict(
+        TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).values_list("table", "winner")
+    )
     missing = [table.number for table in tables if table.number not in winners]
     if missing:
         label = "Table" if len(missing) == 1 else "Tables"

@@ -5,93 +5,65 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-SEATS = ("N", "E", "S", "W")
-# How many tricks the makers take: most make their point, some march, a few are euchred.
+from scoring.rules import SEATS, SEATS_OF, Ruleset, next_dealer, other, side_of
+
+# How many tricks the makers take (euchre, 0..5): most make their point, some march, a few are euchred.
 TRICK_WEIGHTS = (2, 5, 13, 35, 25, 20)
+# Bid euchre (0..6 tricks).
+BID_TRICK_WEIGHTS = (2, 4, 10, 24, 28, 20, 12)
 
 
 @dataclass(frozen=True)
 class PlayedHand:
     dealer: str
+    maker: str
     makers: str
     tricks: int
-    alone: bool
+    alone: bool = False
+    blind: bool = False
+    defender_alone: str | None = None
+    bid: int | None = None
+    pepper: str | None = None
 
 
-def random_game(rng: random.Random, hands: int) -> list[PlayedHand]:
-    """`hands` hands, the deal passing clockwise from a random first dealer."""
-    first = rng.randrange(4)
-    return [
-        PlayedHand(
-            dealer=SEATS[(first + number) % 4],
-            makers=rng.choice(("NS", "EW")),
-            tricks=rng.choices(range(6), weights=TRICK_WEIGHTS)[0],
-            alone=rng.random() < 0.08,
-        )
-        for number in range(hands)
-    ]
+def random_hand(rng: random.Random, dealer: str, rules: Ruleset) -> PlayedHand:
+    """One hand a table might play under `rules`."""
+    maker = rng.choice(SEATS)
+    makers = side_of(maker)
+    if rules.bidding:
+        tricks = rng.choices(range(7), weights=BID_TRICK_WEIGHTS)[0]
+        if rng.random() < 0.05:
+            pepper = rng.choice(("little", "big"))
+            return PlayedHand(dealer, maker, makers, tricks, alone=True, pepper=pepper)
+        bid = max(1, min(6, tricks + rng.choice((-1, 0, 0, 1))))
+        return PlayedHand(dealer, maker, makers, tricks, bid=bid)
+    tricks = rng.choices(range(6), weights=TRICK_WEIGHTS)[0]
+    alone = rng.random() < 0.08
+    blind = alone and bool(rules.blind_loner_march) and rng.random() < 0.1
+    defender_alone = None
+    if rules.defend_alone != "off" and (alone or rules.defend_alone == "any") and rng.random() < 0.1:
+        defender_alone = rng.choice(SEATS_OF[other(makers)])
+    return PlayedHand(dealer, maker, makers, tricks, alone, blind, defender_alone)
 
 
-FIRST = [
-    "Ann",
-    "Bob",
-    "Carol",
-    "Dave",
-    "Edna",
-    "Frank",
-    "Grace",
-    "Hank",
-    "Irene",
-    "Jack",
-    "Karen",
-    "Leo",
-    "Mary",
-    "Ned",
-    "Olive",
-    "Paul",
-    "Queenie",
-    "Ray",
-    "Sue",
-    "Tom",
-    "Una",
-    "Vic",
-    "Wanda",
-    "Walt",
-    "Yvonne",
-    "Zack",
-    "Chloé",
-    "Łukasz",
-    "Renée",
-    "José",
-    "Siobhán",
-    "Bjørn",
-    "Zoë",
-    "Anaïs",
-    "Dario",
-    "Maeve",
-]
-LAST = [
-    "Kowalski",
-    "Martin",
-    "Nguyen",
-    "O'Brien",
-    "Schultz",
-    "Dubois",
-    "Żółć",
-    "Smith",
-    "Tremblay",
-    "Brown",
-    "MacLeod",
-    "Novak",
-    "Rossi",
-    "Becker",
-    "Gagnon",
-    "Hill",
-    "Walsh",
-    "Moreau",
-    "Fischer",
-    "Lindqvist",
-]
+def random_game(rng: random.Random, hands: int, rules: Ruleset) -> list[PlayedHand]:
+    """`hands` hands, the deal passing to the left from a random first dealer."""
+    dealer = rng.choice(SEATS)
+    game = []
+    for _ in range(hands):
+        game.append(random_hand(rng, dealer, rules))
+        dealer = next_dealer(dealer)
+    return game
+
+
+FIRST = (
+    "Ann Bob Carol Dave Edna Frank Grace Hank Irene Jack Karen Leo Mary Ned Olive Paul Queenie Ray Sue Tom "
+    "Una Vic Wanda Walt Yvonne Zack Chloé Łukasz Renée José Siobhán Bjørn Zoë Anaïs Dario Maeve"
+).split()
+LAST = (
+    "Kowalski Martin Nguyen O'Brien Schultz Dubois Żółć Smith Tremblay Brown MacLeod Novak Rossi Becker "
+    "Gagnon Hill Walsh Moreau Fischer Lindqvist"
+).split()
 
 
 def player_names(count: int, rng: random.Random) -> list[str]:

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scoring.rules import STANDARD
 from scoring.selectors import game_lines, night_record, night_standings
 from tests.conftest import play_round, register
 from tournament import services
@@ -61,6 +62,7 @@ def test_standings_take_a_constant_number_of_queries(players):
 def test_night_record_matches_the_documented_shape():
     night = simulate(players=16, rounds=3, seed=7)
     record = night_record(night)
+    assert record["night"].pop("rules") == STANDARD.as_dict()
     assert record["night"] == {
         "movement": "progressive",
         "rounds": 3,

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from scoring.models import TableResult
-from scoring.services import HandInput, table_result_submit
+from scoring.services import table_result_submit
 from tests.conftest import register
 from tournament import services
 
@@ -44,31 +44,12 @@ def test_a_tie_drawn_by_the_app_is_recorded_and_reproducible(night):
     assert first.winner == again.winner
 
 
-def test_hands_are_scored_with_the_standard_table(playing):
-    hands = [
-        HandInput("N", "NS", 3),  # makers 3 tricks: 1
-        HandInput("E", "NS", 5),  # march: 2
-        HandInput("S", "EW", 5, alone=True),  # loner march: 4
-        HandInput("W", "EW", 4, alone=True),  # loner 4 tricks: 1
-        HandInput("N", "NS", 2),  # euchre: 2 to E-W
-        HandInput("E", "EW", 0, alone=True),  # euchred loner: 2 to N-S
-    ]
-    result = table_result_submit(round_=playing, table=1, hands=hands)
-    assert (result.ns_points, result.ew_points) == (1 + 2 + 2, 4 + 1 + 2)
-    assert list(result.hands.values_list("ns_points", "ew_points")) == [(1, 0), (2, 0), (0, 4), (0, 1), (0, 2), (2, 0)]
-    assert result.hands_played == 6
-
-
-def test_a_tie_from_hands_goes_to_whoever_took_the_last_hand(playing):
-    result = table_result_submit(round_=playing, table=1, hands=[HandInput("N", "NS", 3), HandInput("E", "EW", 4)])
-    assert (result.ns_points, result.ew_points, result.winner, result.tie_break) == (1, 1, "EW", "last_hand")
-
-
-def test_bad_hands_are_refused(playing):
-    with pytest.raises(ValidationError, match="Hand 2"):
-        table_result_submit(round_=playing, table=1, hands=[HandInput("N", "NS", 3), HandInput("E", "NS", 6)])
-    with pytest.raises(ValidationError, match="at most 8 hands"):
-        table_result_submit(round_=playing, table=1, hands=[HandInput("N", "NS", 3)] * 9)
+def test_a_total_no_game_could_make_is_refused(playing):
+    with pytest.raises(ValidationError) as error:
+        table_result_submit(round_=playing, table=1, ns_points=33, ew_points=3)
+    assert error.value.message_dict == {"ns_points": ["33 is more than 8 hands can make (at most 32)."]}
+    with pytest.raises(ValidationError, match="at most 12"):
+        table_result_submit(round_=playing, table=1, ns_points=13, ew_points=3, hands_played=3)
     assert not TableResult.objects.exists()
 
 

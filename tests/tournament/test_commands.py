@@ -58,6 +58,7 @@ def test_ensure_organizer_is_idempotent(settings, tmp_path, capsys, monkeypatch)
 
 def test_demo_night_loads_once_and_plays_on(capsys):
     from scoring.selectors import night_standings
+    from scoring.services import HandInput, hand_record, table_finish
     from tournament import services
 
     call_command("load_demo")
@@ -69,8 +70,10 @@ def test_demo_night_loads_once_and_plays_on(capsys):
     with pytest.raises(CommandError, match="already loaded"):
         call_command("load_demo")
     # The demo is a real night: finishing game 5 goes through the ordinary services.
-    from scoring.services import table_result_submit
-
-    for table in (4, 5, 6):
-        table_result_submit(round_=current, table=table, ns_points=5, ew_points=3)
+    for _ in range(3):  # the head table's hands 6, 7 and 8; the last rings the bell
+        hand_record(round_=current, table=1, hand=HandInput(dealer="", makers="NS", maker="N", tricks=3))
+    current.refresh_from_db()
+    assert current.bell_at is not None
+    for table in range(2, 7):
+        table_finish(round_=current, table=table)
     assert services.round_close(round_=current).number == 6

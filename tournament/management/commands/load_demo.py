@@ -24,8 +24,6 @@ class Command(BaseCommand):
             with transaction.atomic():
                 call_command("loaddata", str(FIXTURE), verbosity=0)
         except IntegrityError as error:
-            raise CommandError(
-                f"The demo night clashes with names already on this roster, so nothing was loaded ({error})."
-            ) from error
+            raise CommandError(f"The demo night could not be loaded, so nothing was ({error}).") from error
         night = Night.objects.get(pk=DEMO_NIGHT)
         self.stdout.write(f"Loaded '{night.name}': open {night.get_absolute_url()} (organizer login).")

@@ -12,28 +12,72 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from scoring import rules
 from scoring.selectors import night_record
-from scoring.services import HandInput, table_result_submit
+from scoring.services import HandInput, hand_record, table_result_submit
 from tournament import services
 from tournament.models import Night
 from tournament.simulation import player_names, random_game
 
 
+def _as_input(hand) -> HandInput:
+    return HandInput(
+        dealer=hand.dealer,
+        makers=hand.makers,
+        tricks=hand.tricks,
+        alone=hand.alone,
+        maker=hand.maker,
+        blind=hand.blind,
+        defender_alone=hand.defender_alone,
+        bid=hand.bid,
+        pepper=hand.pepper,
+    )
+
+
 @transaction.atomic
 def simulate(
-    *, players: int, rounds: int, seed: int, movement: str = "progressive", hands: int = 8, name: str = ""
+    *,
+    players: int,
+    rounds: int,
+    seed: int,
+    movement: str = "progressive",
+    hands: int = 8,
+    scoring: str = "standard",
+    entry: str = "hands",
+    name: str = "",
 ) -> Night:
+    """Play a night with random legal hands; a failure leaves nothing behind."""
     rng = random.Random(seed)
     night = services.night_create(
-        name=name or f"Rehearsal: {players} players, seed {seed}", movement=movement, games=rounds, hands_per_game=hands
+        name=name or f"Rehearsal: {players} players, seed {seed}",
+        movement=movement,
+        games=rounds,
+        hands_per_game=hands,
+        scoring=scoring,
     )
+    ruleset = rules.Ruleset.from_dict(night.rules)
     services.players_register(night=night, names=player_names(players, rng))
     round_ = services.night_draw(night=night, seed=seed)
     while round_ is not None:
         services.round_start(round_=round_)
-        for table in sorted(set(round_.seatings.values_list("table", flat=True))):
-            game = [HandInput(h.dealer, h.makers, h.tricks, h.alone) for h in random_game(rng, hands)]
-            table_result_submit(round_=round_, table=table, hands=game)
+        tables = sorted(set(round_.seatings.values_list("table", flat=True)))
+        games = {table: random_game(rng, hands, ruleset) for table in tables}
+        if entry == "hands":
+            # Hand by hand across the room, the head table first: its last hand rings the bell and every other
+            # table then records the hand it was playing.
+            for number in range(hands):
+                for table in tables:
+                    hand_record(round_=round_, table=table, hand=_as_input(games[table][number]))
+        else:
+            for table, game in games.items():
+                scores = [rules.score_hand(_as_input(hand).as_rules_hand(), ruleset) for hand in game]
+                table_result_submit(
+                    round_=round_,
+                    table=table,
+                    ns_points=sum(score.ns for score in scores),
+                    ew_points=sum(score.ew for score in scores),
+                    last_hand_winner=scores[-1].winner,
+                )
         round_ = services.round_close(round_=round_)
     night.refresh_from_db()
     return night
@@ -47,24 +91,27 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=10)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--movement", default="progressive", choices=Night.Movement.values)
-        parser.add_argument("--hands", type=int, default=8)
+        parser.add_argument("--hands", type=int, default=8, help="Hands per game.")
+        parser.add_argument("--scoring", default="standard", choices=list(rules.PRESETS))
+        parser.add_argument("--entry", default="hands", choices=["hands", "games"])
         parser.add_argument("--name", default="")
         parser.add_argument("--json", dest="json_file", help="Write the night here ('-' for standard output).")
 
-    def handle(self, *args, players, rounds, seed, movement, hands, name, json_file, **options):
+    def handle(self, *args, json_file, **options):
+        wanted = {key: options[key] for key in ("players", "rounds", "seed", "movement", "hands", "scoring", "entry")}
         try:
-            night = simulate(players=players, rounds=rounds, seed=seed, movement=movement, hands=hands, name=name)
+            night = simulate(**wanted, name=options["name"])
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         record = night_record(night)
         if json_file == "-":
             self.stdout.write(json.dumps(record, indent=1, ensure_ascii=False))
-        elif json_file:
+            return
+        if json_file:
             with open(json_file, "w", encoding="utf-8") as handle:
                 json.dump(record, handle, indent=1, ensure_ascii=False)
             self.stderr.write(f"Wrote {json_file}")
-        if json_file != "-":
-            top = record["standings"][0] if record["standings"] else None
-            self.stdout.write(f"Played night {night.pk}: {players} players, {rounds} games. ")
-            if top:
-                self.stdout.write(f"Leader: player {top['player']} with {top['total']} points.")
+        top = record["standings"][0] if record["standings"] else None
+        self.stdout.write(f"Played night {night.pk}: {wanted['players']} players, {wanted['rounds']} games.")
+        if top:
+            self.stdout.write(f"Leader: player {top['player']} with {top['total']} points.")

@@ -1,0 +1,211 @@
+"""Hand-by-hand entry for one table, phone first: who called, any options, then the tricks (which saves).
+
+The choices made so far travel in the query string, so every tap is a plain link or button and nothing is
+saved until the tricks are tapped. Each tricks button shows the points it will give, from the rules engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournament.models import Round
+from tournament.permissions import organizer_required
+from tournament.selectors import SEAT_NAMES
+
+from .. import rules, services
+from ..selectors import TableGame, table_game
+
+TEMPLATE = "scoring/table_hands.html"
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The hand being entered, before its tricks are tapped."""
+
+    dealer: str = "N"
+    maker: str = ""
+    alone: bool = False
+    blind: bool = False
+    defender_alone: str = ""
+    bid: int | None = None
+    pepper: str = ""
+
+    @classmethod
+    def from_query(cls, data) -> Draft:
+        def seat(name: str, default: str = "") -> str:
+            return data.get(name) if data.get(name) in rules.SEATS else default
+
+        try:
+            bid = int(data["bid"]) if data.get("bid") else None
+        except ValueError:
+            bid = None
+        return cls(
+            dealer=seat("dealer", "N"),
+            maker=seat("maker"),
+            alone=data.get("alone") == "1",
+            blind=data.get("blind") == "1",
+            defender_alone=seat("defender_alone"),
+            bid=bid,
+            pepper=data.get("pepper") if data.get("pepper") in ("little", "big") else "",
+        )
+
+    def query(self, **changes) -> str:
+        draft = replace(self, **changes)
+        params = {
+            "dealer": draft.dealer,
+            "maker": draft.maker,
+            "alone": "1" if draft.alone else "",
+            "blind": "1" if draft.blind else "",
+            "defender_alone": draft.defender_alone,
+            "bid": draft.bid or "",
+            "pepper": draft.pepper,
+        }
+        return "?" + urlencode({key: value for key, value in params.items() if value})
+
+    def hand(self, tricks: int) -> rules.Hand:
+        return rules.Hand(
+            makers=rules.side_of(self.maker),
+            tricks=tricks,
+            alone=self.alone or bool(self.pepper),
+            maker=self.maker or None,  # type: ignore[arg-type]
+            blind=self.blind,
+            defender_alone=self.defender_alone or None,  # type: ignore[arg-type]
+            bid=self.bid,
+            pepper=self.pepper or None,  # type: ignore[arg-type]
+        )
+
+    def as_input(self, tricks: int) -> services.HandInput:
+        hand = self.hand(tricks)
+        return services.HandInput(
+            dealer=self.dealer,
+            makers=hand.makers,
+            tricks=tricks,
+            alone=hand.alone,
+            maker=hand.maker,
+            blind=hand.blind,
+            defender_alone=hand.defender_alone,
+            bid=hand.bid,
+            pepper=hand.pepper,
+        )
+
+
+def _points_label(score: rules.HandScore) -> str:
+    parts = [f"{side[0]}–{side[1]} {points:+d}" for side, points in (("NS", score.ns), ("EW", score.ew)) if points]
+    return ", ".join(parts) or "no points"
+
+
+def _context(game: TableGame, draft: Draft, error: str = "") -> dict:
+    ruleset = game.rules
+    base = reverse("scoring:table_hands", args=[game.round.night_id, game.round.number, game.table])
+    dealer = game.next_dealer or draft.dealer
+    options = []  # toggles shown once the caller is known: (label, url, on)
+    tricks = []  # (tricks, points label) — only when the hand can be scored
+    bids: list[tuple[str, str, bool]] = []
+    if draft.maker:
+        defenders = rules.SEATS_OF[rules.other(rules.side_of(draft.maker))]
+        if not ruleset.bidding:
+            options.append(("Alone", draft.query(alone=not draft.alone, blind=False), draft.alone))
+            if ruleset.blind_loner_march and draft.alone:
+                options.append(("Blind double loner", draft.query(blind=not draft.blind), draft.blind))
+            if ruleset.defend_alone == "any" or (ruleset.defend_alone == "vs_loner" and draft.alone):
+                for seat in defenders:
+                    on = draft.defender_alone == seat
+                    label = f"{game.seats.get(seat, seat)} defends alone"
+                    options.append((label, draft.query(defender_alone="" if on else seat), on))
+        else:
+            for bid in range(1, ruleset.tricks_per_hand + 1):
+                bids.append((str(bid), draft.query(bid=bid, pepper=""), draft.bid == bid and not draft.pepper))
+            for pepper in ("little", "big"):
+                bids.append((f"{pepper} pepper", draft.query(pepper=pepper, bid=None), draft.pepper == pepper))
+        for count in range(ruleset.tricks_per_hand + 1):
+            try:
+                score = rules.score_hand(draft.hand(count), ruleset)
+            except rules.ScoringError:
+                tricks = []
+                break
+            tricks.append((count, _points_label(score)))
+    seat_buttons = [(seat, game.seats.get(seat, "?"), SEAT_NAMES[seat]) for seat in rules.SEATS]
+    return {
+        "game": game,
+        "night": game.round.night,
+        "draft": draft,
+        "base": base,
+        "dealer": dealer,
+        "dealer_name": game.seats.get(dealer, dealer),
+        "seat_buttons": seat_buttons,
+        "maker_links": [(seat, name, draft.query(maker=seat)) for seat, name, _ in seat_buttons],
+        "dealer_links": [
+            (seat, name, draft.query(dealer=seat), seat == draft.dealer) for seat, name, _ in seat_buttons
+        ],
+        "maker_name": game.seats.get(draft.maker, ""),
+        "change_url": Draft(dealer=draft.dealer).query(),
+        "options": options,
+        "bids": bids,
+        "tricks": tricks,
+        "error": error,
+    }
+
+
+def _answer(request, round_: Round, table: int, draft: Draft, error: str = ""):
+    context = _context(table_game(round_, table), draft, error)
+    template = f"{TEMPLATE}#panel" if request.htmx else TEMPLATE
+    return TemplateResponse(request, template, context)
+
+
+def _round(night_id: int, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
+
+
+@organizer_required
+def table_hands(request, night_id: int, number: int, table: int):
+    round_ = _round(night_id, number)
+    if not round_.seatings.filter(table=table).exists():
+        return redirect(round_.night)
+    return _answer(request, round_, table, Draft.from_query(request.GET))
+
+
+@organizer_required
+@require_POST
+def hand_add(request, night_id: int, number: int, table: int):
+    round_ = _round(night_id, number)
+    draft = Draft.from_query(request.POST)
+    try:
+        tricks = int(request.POST.get("tricks", ""))
+        if not draft.maker:
+            raise ValidationError("Tap who called trump first.")
+        services.hand_record(round_=round_, table=table, hand=draft.as_input(tricks), user=request.user)
+    except ValueError:
+        return _answer(request, round_, table, draft, "Tap the number of tricks the makers took.")
+    except ValidationError as error:
+        return _answer(request, round_, table, draft, " ".join(error.messages))
+    return _answer(request, round_, table, Draft(dealer=draft.dealer))
+
+
+@organizer_required
+@require_POST
+def hand_undo(request, night_id: int, number: int, table: int):
+    round_ = _round(night_id, number)
+    draft = Draft.from_query(request.POST)
+    try:
+        services.hand_undo(round_=round_, table=table)
+    except ValidationError as error:
+        return _answer(request, round_, table, draft, " ".join(error.messages))
+    return _answer(request, round_, table, Draft(dealer=draft.dealer))
+
+
+@organizer_required
+@require_POST
+def table_finish(request, night_id: int, number: int, table: int):
+    round_ = _round(night_id, number)
+    try:
+        services.table_finish(round_=round_, table=table)
+    except ValidationError as error:
+        return _answer(request, round_, table, Draft(), " ".join(error.messages))
+    return _answer(request, round_, table, Draft())
