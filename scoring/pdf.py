@@ -123,20 +123,21 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
             Spacer(1, 3 * mm),
         ]
     games = standings.rounds_closed
-    head = ["Rank", "Name", "Total", "Wins", *[f"G{n}" for n in range(1, games + 1)]]
+    head = ["Rank", "Name", "Total", "Wins", "Loners", *[f"G{n}" for n in range(1, games + 1)]]
     rows = [head] + [
         [
             row.rank_label,
             Paragraph(_escape(row.name), styles["body"]),
             str(row.total),
             str(row.wins),
+            str(row.loners_made),
             *["" if points is None else str(points) for points in row.per_round],
         ]
         for row in standings.rows
     ]
     usable = doc.width
-    fixed = [12 * mm, 0, 14 * mm, 12 * mm]
-    per_game = min(9 * mm, (usable - 90 * mm) / games) if games else 0
+    fixed = [12 * mm, 0, 14 * mm, 12 * mm, 14 * mm]
+    per_game = min(9 * mm, (usable - 100 * mm) / games) if games else 0
     fixed[1] = usable - sum(fixed) - per_game * games
     table = Table(rows, colWidths=[*fixed, *([per_game] * games)], repeatRows=1)
     table.setStyle(
@@ -155,6 +156,13 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
     ]
     doc.build(story)
     return buffer.getvalue()
+
+
+def _loners(made: int, tried: int) -> str:
+    """Loners made, and tried when some failed: "1", "1/2"."""
+    if not tried:
+        return ""
+    return str(made) if made == tried else f"{made}/{tried}"
 
 
 @dataclass(frozen=True)
@@ -187,7 +195,7 @@ def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int)
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
-        rows = [["Game", "Table", "Seat", "Partner", "Score", "Won", "Total"]]
+        rows = [["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Total"]]
         for number in range(1, games + 1):
             line = by_round.get(number)
             rows.append(
@@ -197,20 +205,25 @@ def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int)
                         str(line.table),
                         line.seat,
                         Paragraph(_escape(line.partner), styles["body"]),
-                        str(line.points),
+                        str(line.tally),
                         "✓" if line.won else "",
+                        _loners(line.extras.loners_made, line.extras.loners_tried),
+                        str(line.extras.euchres or ""),
                         str(line.running_total),
                     ]
                     if line
-                    else [""] * 6
+                    else [""] * 8
                 )
             )
         total = card.lines[-1].running_total if card.lines else 0
         wins = sum(1 for line in card.lines if line.won)
-        rows.append(["Total", "", "", "", str(total), str(wins), str(total)])
+        made = sum(line.extras.loners_made for line in card.lines)
+        tried = sum(line.extras.loners_tried for line in card.lines)
+        euchres = sum(line.extras.euchres for line in card.lines)
+        rows.append(["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), str(total)])
         table = Table(
             rows,
-            colWidths=[16 * mm, 16 * mm, 14 * mm, None, 18 * mm, 14 * mm, 18 * mm],
+            colWidths=[13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 15 * mm],
             rowHeights=[None] + [min(9 * mm, (half - 40 * mm) / (games + 1))] * (games + 1),
         )
         table.setStyle(TableStyle([*_grid(), ("FONTNAME", (0, -1), (-1, -1), BOLD)]))

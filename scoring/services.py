@@ -315,7 +315,10 @@ def night_rules_update(*, night: Night, preset: str, numbers: Mapping[str, Any],
     hands = list(Hand.objects.filter(result__round__night=night).select_related("result__round"))
     if hands and not confirm:
         raise ValidationError(
-            {"confirm": f"{len(hands)} hands are already recorded: confirm to rescore them under the new rules."}
+            {
+                "confirm": f"{len(hands)} hand{'s are' if len(hands) > 1 else ' is'} already recorded: "
+                "confirm to rescore them under the new rules."
+            }
         )
     for hand in hands:
         try:

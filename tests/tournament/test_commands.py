@@ -77,3 +77,42 @@ def test_demo_night_loads_once_and_plays_on(capsys):
     for table in range(2, 7):
         table_finish(round_=current, table=table)
     assert services.round_close(round_=current).number == 6
+
+
+@pytest.mark.parametrize("preset", ["standard", "progressive", "loner-bonus", "hall-minus", "bid-euchre"])
+def test_simulated_hands_match_the_preset_and_the_standings_add_up(tmp_path, preset):
+    from collections import Counter
+
+    from scoring import rules
+
+    out = tmp_path / "night.json"
+    call_command("simulate_night", players=24, rounds=10, seed=11, scoring=preset, json_file=str(out))
+    record = json.loads(out.read_text(encoding="utf-8"))
+    ruleset = rules.PRESETS[preset]
+    tallies: dict[int, int] = {}
+    for round_ in record["rounds"]:
+        head = round_["tables"][0]
+        assert len(head["hands"]) == 8  # the head table plays exactly the hands per game ...
+        assert set(Counter(hand["dealer"] for hand in head["hands"]).values()) == {2}  # ... each dealing twice
+        for table in round_["tables"]:
+            for hand in table["hands"]:
+                played = rules.Hand(
+                    hand["makers"],
+                    hand["tricks"],
+                    hand["alone"],
+                    hand["maker"],
+                    hand["blind"],
+                    hand["defender_alone"],
+                    hand["bid"],
+                    hand["pepper"],
+                )
+                score = rules.score_hand(played, ruleset)
+                assert hand["points"] == {"NS": score.ns, "EW": score.ew}
+                if score.extras.get(hand["maker"], rules.NO_EXTRAS).bonus:
+                    player = table["seats"][hand["maker"]]
+                    tallies[player] = tallies.get(player, 0) + ruleset.loner_bonus
+            for side in ("NS", "EW"):
+                assert table["score"][side] == sum(hand["points"][side] for hand in table["hands"])
+            for seat, player in table["seats"].items():
+                tallies[player] = tallies.get(player, 0) + table["score"][rules.side_of(seat)]
+    assert {row["player"]: row["total"] for row in record["standings"]} == tallies
