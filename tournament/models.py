@@ -22,6 +22,8 @@ class Player(models.Model):
     """A person on the club's roster; kept across nights."""
 
     name = models.CharField(max_length=80)
+    # A placeholder or volunteer who fills an empty seat; never in the standings.
+    house = models.BooleanField(default=False)
     # The name folded for comparison, kept here because SQLite's lower() ignores letters like Ł and É.
     name_key = models.CharField(max_length=80, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -33,7 +35,8 @@ class Player(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        self.name_key = self.key_for(self.name)
+        if not self.house:  # house players carry a key of their own night's, so names may repeat across nights
+            self.name_key = self.key_for(self.name)
         super().save(*args, **kwargs)
 
     @staticmethod
@@ -44,6 +47,24 @@ class Player(models.Model):
 class Night(models.Model):
     class Movement(models.TextChoices):
         PROGRESSIVE = "progressive", "Progressive (head/tail, partners split)"
+        PROGRESSIVE_DOWN = "progressive-down", "Progressive, losers move down one table"
+        WINNERS_STAY = "winners-stay", "Winners stay and split (most wins is champion)"
+        FIXED_PARTNERS = "fixed-partners", "Fixed partners (couples and leagues)"
+        SEAT_ROTATION = "seat-rotation", "Seat rotation (no head table)"
+
+    class Fill(models.TextChoices):
+        BYES = "byes", "Byes: players take turns sitting out"
+        HOUSE = "house", "A house player fills the empty seats"
+
+    class ByeCredit(models.TextChoices):
+        NONE = "none", "Nothing"
+        FIXED = "fixed", "A fixed number of points"
+        OWN_AVERAGE = "own_average", "The player's own average per game"
+        ROUND_AVERAGE = "round_average", "The game's average score"
+
+    class RankBy(models.TextChoices):
+        TOTAL = "total", "Total points"
+        AVERAGE = "average", "Average per game played"
 
     class Status(models.TextChoices):
         SETUP = "setup", "Registering players"
@@ -58,6 +79,12 @@ class Night(models.Model):
     date = models.DateField(default=timezone.localdate)
     venue = models.CharField(max_length=120, blank=True)
     movement = models.CharField(max_length=20, choices=Movement.choices, default=Movement.PROGRESSIVE)
+    fill = models.CharField(
+        "when players are not a multiple of four", max_length=10, choices=Fill.choices, default=Fill.BYES
+    )
+    bye_credit = models.CharField("a bye counts", max_length=15, choices=ByeCredit.choices, default=ByeCredit.NONE)
+    bye_points = models.PositiveSmallIntegerField("points for a bye (fixed)", default=0)
+    rank_by = models.CharField("rank players by", max_length=10, choices=RankBy.choices, default=RankBy.TOTAL)
     games = models.PositiveSmallIntegerField(
         "number of games", default=10, validators=[MinValueValidator(1), MaxValueValidator(30)]
     )
@@ -136,6 +163,22 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} of {self.night}"
+
+
+class Bye(models.Model):
+    """A player sitting out one game."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="byes")
+    # Fixed partners sit out together and keep their partnership.
+    partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["round", "player"]
+        constraints = [models.UniqueConstraint(fields=["round", "player"], name="bye_once_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.player} sits out {self.round}"
 
 
 class Seating(models.Model):

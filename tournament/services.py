@@ -13,12 +13,10 @@ from django.utils import timezone
 from scoring.models import TableResult
 from scoring.rules import PRESETS, STANDARD
 
-from .engine import progressive
-from .engine.draw import opening_draw
+from .engine import roster
+from .engine.movements import KEEPS_PARTNERS, MOVEMENTS
 from .engine.types import SeatingError, Table
-from .models import Entry, Night, Player, Round, Seating
-
-MOVEMENTS = {Night.Movement.PROGRESSIVE: progressive.next_seating}
+from .models import Bye, Entry, Night, Player, Round, Seating
 
 
 def clean_name(name: str) -> str:
@@ -65,14 +63,19 @@ def _lock_night(night: Night) -> Night:
 
 def _require_setup(night: Night, field: str) -> None:
     if night.status != Night.Status.SETUP:
-        raise ValidationError({field: "The opening seating is already drawn: players can no longer be changed."})
+        raise ValidationError({field: "The opening seating is already drawn: mark the player as gone instead."})
+
+
+def _require_open(night: Night, field: str) -> None:
+    if night.status == Night.Status.FINISHED:
+        raise ValidationError({field: "The night is over: no more players can join."})
 
 
 @transaction.atomic
 def players_register(*, night: Night, names: Iterable[str], checked_in: bool = True) -> list[Entry]:
     """Register players by name, adding new names to the club roster. All or nothing."""
     night = _lock_night(night)
-    _require_setup(night, "names")
+    _require_open(night, "names")
     cleaned = [clean_name(name) for name in names]
     cleaned = [name for name in cleaned if name]
     if not cleaned:
@@ -88,25 +91,28 @@ def players_register(*, night: Night, names: Iterable[str], checked_in: bool = T
     already = sorted(registered[key] for key in keys if key in registered)
     if already:
         raise ValidationError({"names": f"Already registered for this night: {', '.join(already)}."})
-    roster = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
+    known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
     entries = []
     for name in cleaned:
-        player = roster.get(Player.key_for(name)) or Player.objects.create(name=name)
+        player = known.get(Player.key_for(name)) or Player.objects.create(name=name)
         entries.append(Entry.objects.create(night=night, player=player, checked_in=checked_in))
+    _reseat_if_waiting(night)
     return entries
 
 
 @transaction.atomic
 def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[Entry]:
     night = _lock_night(night)
-    _require_setup(night, "players")
-    players = list(Player.objects.filter(pk__in=player_ids))
+    _require_open(night, "players")
+    players = list(Player.objects.filter(pk__in=player_ids, house=False))
     if not players:
         raise ValidationError({"players": "Pick at least one player from the roster."})
     already = [e.player.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
     if already:
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
-    return [Entry.objects.create(night=night, player=player) for player in players]
+    entries = [Entry.objects.create(night=night, player=player) for player in players]
+    _reseat_if_waiting(night)
+    return entries
 
 
 @transaction.atomic
@@ -125,12 +131,113 @@ def entry_remove(*, entry: Entry) -> None:
     entry.delete()
 
 
-def _save_tables(round_: Round, tables: Sequence[Table]) -> None:
+@transaction.atomic
+def entry_set_active(*, entry: Entry, active: bool) -> Entry:
+    """A player leaves the night (or comes back). Their games stay in the standings.
+
+    A player who leaves during a game finishes it; the movement leaves them out of the next. When the next game is
+    seated and not yet started, it is seated again at once.
+    """
+    entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
+    if entry.night.status == Night.Status.FINISHED:
+        raise ValidationError({"players": "The night is over."})
+    entry.active = active
+    if active:
+        entry.checked_in = True
+    entry.save(update_fields=["active", "checked_in"])
+    _reseat_if_waiting(entry.night)
+    return entry
+
+
+# ---- seating a game: the opening draw, the movement, byes and house players -------------------------------------
+
+
+def _house_needed(night: Night, real: int) -> int:
+    if night.fill == Night.Fill.HOUSE:
+        return (-real) % 4
+    if night.movement in KEEPS_PARTNERS:
+        return real % 2  # an odd one out is partnered by a house player
+    return 0
+
+
+def _present(night: Night) -> tuple[set[int], set[int]]:
+    """The players to seat now and, among them, the house players (made or stood down to fill the count)."""
+    entries = list(Entry.objects.filter(night=night).select_related("player"))
+    real = {e.player_id for e in entries if e.checked_in and e.active and not e.player.house}
+    house_entries = sorted((e for e in entries if e.player.house), key=lambda e: e.player.name_key)
+    needed = _house_needed(night, len(real))
+    while len(house_entries) < needed:
+        number = len(house_entries) + 1
+        player = Player.objects.create(name=f"House player {number}", house=True, name_key=f"house:{night.pk}:{number}")
+        house_entries.append(Entry.objects.create(night=night, player=player))
+    for index, entry in enumerate(house_entries):
+        active = index < needed
+        if entry.active != active:
+            entry.active = active
+            entry.save(update_fields=["active"])
+    house = {e.player_id for e in house_entries[:needed]}
+    return real | house, house
+
+
+def _bye_history(night: Night, before: int) -> tuple[dict[int, int], set[int]]:
+    """Bye counts (0 for anyone who has played) before game `before`, and who sat out the game before it."""
+    counts = {
+        p: 0
+        for p in Seating.objects.filter(round__night=night, round__number__lt=before).values_list(
+            "player_id", flat=True
+        )
+    }
+    last: set[int] = set()
+    for number, player in Bye.objects.filter(round__night=night, round__number__lt=before).values_list(
+        "round__number", "player_id"
+    ):
+        counts[player] = counts.get(player, 0) + 1
+        if number == before - 1:
+            last.add(player)
+    return counts, last
+
+
+def _partners(round_: Round) -> dict[int, int]:
+    """Fixed partnerships as they stood in `round_` (at the tables and among the byes)."""
+    partners: dict[int, int] = {}
+    for table in round_tables(round_):
+        for side in ("NS", "EW"):
+            a, b = table.pair(side)
+            partners[a], partners[b] = b, a
+    for player, partner in round_.byes.values_list("player_id", "partner_id"):
+        if partner:
+            partners[player] = partner
+    return partners
+
+
+def _plan(night: Night, number: int, proposed: list[Table], previous: Round | None) -> roster.RoundPlan:
+    present, house = _present(night)
+    counts, last = _bye_history(night, number)
+    partners = None
+    if night.movement in KEEPS_PARTNERS:
+        partners = _partners(previous) if previous else {}
+    try:
+        return roster.plan_round(
+            proposed,
+            present=present,
+            bye_counts=counts,
+            sat_out_last=last,
+            seed=(night.seed or 0) * 7_919 + number,
+            partners=partners,
+            never_bye=house,
+        )
+    except SeatingError as error:
+        raise ValidationError({"round": str(error)}) from error
+
+
+def _save_plan(round_: Round, plan: roster.RoundPlan) -> None:
     Seating.objects.bulk_create(
         Seating(round=round_, table=table.number, seat=seat, player_id=player)
-        for table in tables
+        for table in plan.tables
         for seat, player in table.seats.items()
     )
+    partners = plan.partners or {}
+    Bye.objects.bulk_create(Bye(round=round_, player_id=p, partner_id=partners.get(p)) for p in plan.byes)
 
 
 @transaction.atomic
@@ -139,20 +246,29 @@ def night_draw(*, night: Night, seed: int | None = None) -> Round:
     night = _lock_night(night)
     if night.status != Night.Status.SETUP:
         raise ValidationError({"draw": "The opening seating has already been drawn."})
-    player_ids = list(
-        Entry.objects.filter(night=night, checked_in=True, active=True).values_list("player_id", flat=True)
-    )
-    seed = secrets.randbelow(2**31) if seed is None else seed
+    night.seed = secrets.randbelow(2**31) if seed is None else seed
     try:
-        tables = opening_draw(player_ids, seed)
-    except SeatingError as error:
-        raise ValidationError({"draw": str(error)}) from error
-    night.seed = seed
+        plan = _plan(night, 1, [], None)
+    except ValidationError as error:
+        raise ValidationError({"draw": error.message_dict["round"]}) from error
     night.status = Night.Status.PLAYING
     night.save(update_fields=["seed", "status"])
     round_ = Round.objects.create(night=night, number=1)
-    _save_tables(round_, tables)
+    _save_plan(round_, plan)
     return round_
+
+
+def _reseat_if_waiting(night: Night) -> None:
+    """Seat a game that is seated but not started again, after players came or went."""
+    current = night.rounds.order_by("-number").first()
+    if current is None or current.status != Round.Status.SEATED:
+        return
+    previous = night.rounds.filter(number=current.number - 1).first()
+    proposed = round_tables(current)
+    plan = _plan(night, current.number, proposed, previous)
+    current.seatings.all().delete()
+    current.byes.all().delete()
+    _save_plan(current, plan)
 
 
 def _lock_round(round_: Round) -> Round:
@@ -207,12 +323,50 @@ def round_close(*, round_: Round) -> Round | None:
         Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
         return None
     try:
-        next_tables = MOVEMENTS[night.movement](tables, winners)
+        proposed = MOVEMENTS[night.movement](tables, winners)
     except SeatingError as error:
         raise ValidationError({"round": str(error)}) from error
+    plan = _plan(night, round_.number + 1, proposed, round_)
     try:
         next_round = Round.objects.create(night=night, number=round_.number + 1)
     except IntegrityError as error:
         raise ValidationError({"round": f"Game {round_.number + 1} is already seated."}) from error
-    _save_tables(next_round, next_tables)
+    _save_plan(next_round, plan)
     return next_round
+
+
+@transaction.atomic
+def seating_swap(*, round_: Round, player: int, other: int) -> None:
+    """Put two players in each other's places (a seat or a bye) before their tables' scores are in.
+
+    For a player who sat in the wrong seat: the movement then goes on from what was actually played.
+    """
+    round_ = _lock_round(round_)
+    if round_.status == Round.Status.CLOSED:
+        raise ValidationError({"swap": f"Game {round_.number} is closed: its seating is what was played."})
+    if player == other:
+        raise ValidationError({"swap": "Pick two different players."})
+    places = {s.player_id: s for s in round_.seatings.filter(player_id__in=[player, other])}
+    byes = {b.player_id: b for b in round_.byes.filter(player_id__in=[player, other])}
+    unknown = [p for p in (player, other) if p not in places and p not in byes]
+    if unknown:
+        raise ValidationError({"swap": "Both players must be seated or sitting out in this game."})
+    tables = {s.table for s in places.values()}
+    scored = sorted(TableResult.objects.filter(round=round_, table__in=tables).values_list("table", flat=True))
+    if scored:
+        raise ValidationError({"swap": f"Table {scored[0]} already has a score: correct the score first."})
+    seated_a, seated_b = places.get(player), places.get(other)
+    if seated_a and seated_b:
+        seat_a, seat_b = (seated_a.table, seated_a.seat), (seated_b.table, seated_b.seat)
+        Seating.objects.filter(pk__in=[seated_a.pk, seated_b.pk]).delete()
+        Seating.objects.bulk_create(
+            [
+                Seating(round=round_, table=seat_b[0], seat=seat_b[1], player_id=player),
+                Seating(round=round_, table=seat_a[0], seat=seat_a[1], player_id=other),
+            ]
+        )
+    elif seated_a or seated_b:
+        seated, sitting = (seated_a, other) if seated_a else (seated_b, player)
+        out = seated.player_id
+        Seating.objects.filter(pk=seated.pk).update(player_id=sitting)
+        Bye.objects.filter(round=round_, player_id=sitting).update(player_id=out)

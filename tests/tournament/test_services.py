@@ -74,8 +74,8 @@ def test_same_seed_gives_the_same_opening_seating(db):
     assert seats_of(services.night_draw(night=first, seed=5)) == seats_of(services.night_draw(night=second, seed=5))
 
 
-@pytest.mark.parametrize("count", [0, 3, 6, 15])
-def test_draw_refuses_a_head_count_the_movement_cannot_seat(night, count):
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_draw_refuses_fewer_than_four_players(night, count):
     if count:
         register(night, count)
     with pytest.raises(ValidationError) as error:
@@ -85,13 +85,20 @@ def test_draw_refuses_a_head_count_the_movement_cannot_seat(night, count):
     assert (night.status, night.seed, night.rounds.count()) == ("setup", None, 0)
 
 
-def test_players_cannot_change_after_the_draw(night):
+def test_after_the_draw_players_are_marked_gone_not_removed(night):
     register(night, 8)
     services.night_draw(night=night, seed=1)
-    with pytest.raises(ValidationError):
-        services.players_register(night=night, names=["Late Larry"])
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError, match="mark the player as gone"):
         services.entry_remove(entry=night.entries.first())
+
+
+@pytest.mark.parametrize("count,tables,byes", [(5, 1, 1), (6, 1, 2), (7, 1, 3), (15, 3, 3), (16, 4, 0)])
+def test_the_draw_seats_fours_and_gives_the_rest_a_bye(night, count, tables, byes):
+    register(night, count)
+    round_ = services.night_draw(night=night, seed=4)
+    assert round_.seatings.values("table").distinct().count() == tables
+    assert round_.byes.count() == byes
+    assert round_.seatings.count() + round_.byes.count() == count
 
 
 def test_close_names_the_missing_tables_and_changes_nothing(night):

@@ -110,10 +110,10 @@ def test_check_in_toggle(organizer_client, night):
 
 
 def test_draw_with_a_bad_head_count_says_why_beside_the_button(organizer_client, night):
-    register(night, 6)
+    register(night, 3)
     response = organizer_client.post(reverse("tournament:night_draw", args=[night.pk]), **HTMX)
     assert template_names(response)[0] == "tournament/night_detail.html#players"
-    assert "seats players in fours: 6 checked in" in response.content.decode()
+    assert "A game needs at least 4 players; 3 are here." in response.content.decode()
     night.refresh_from_db()
     assert night.status == "setup"
 

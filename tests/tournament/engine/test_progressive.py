@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.engine.draw import opening_draw
-from tournament.engine.progressive import next_seating
+from tournament.engine.roster import opening
+from tournament.engine.movements import progressive as next_seating
 from tournament.engine.types import SIDES, SeatingError, Table, other_side, side_of
 
 
@@ -224,7 +224,7 @@ def _check_movement(before: list[Table], winners: dict[int, str], after: list[Ta
 @given(nights())
 def test_movement_properties_hold_over_a_night(night):
     count, seed, winners = night
-    tables = opening_draw(range(100, 100 + 4 * count), seed)
+    tables = list(opening(range(100, 100 + 4 * count), seed=seed).tables)
     for game_winners in winners:
         after = next_seating(tables, game_winners)
         _check_movement(tables, game_winners, after)

@@ -1,0 +1,194 @@
+"""Who plays and who sits out: byes, arrivals, departures and tables opening or closing. Pure Python.
+
+`plan_round` takes the tables a movement proposes and the players present now, and returns the game's tables
+of four plus the byes:
+
+* players who have left are taken out, leaving holes;
+* the number of tables is the present players divided by four: tables with the most holes close (their players
+  wait to be seated elsewhere), or new tables open at the tail;
+* the byes go to the players with the fewest byes so far (a late arrival counts as having the fewest anyone
+  present has), then to those who did not sit out the last game, then by a seeded draw, so over a night bye
+  counts differ by at most one and nobody sits out twice running where that can be avoided;
+* everyone waiting (back from a bye, arriving, or from a closed table) takes the holes, in a seeded order.
+
+With fixed partners the same happens by pairs: a pair sits out together and fills a side of a table; a player
+whose partner left waits to be paired with another player on their own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from .types import SEATS, SIDE_SEATS, SeatingError, Table, check_tables
+
+
+class FatalSeatingError(RuntimeError):
+    """A state no organizer action can produce (a bug, or data changed behind the app's back)."""
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    tables: tuple[Table, ...]
+    byes: tuple[int, ...]
+    # With fixed partners: each player's partner for the game, byes included (a bye pair keeps its pairing).
+    partners: Mapping[int, int] | None = None
+
+
+Unit = tuple[int, ...]  # one player, or a fixed partnership
+Slot = tuple[int, tuple[str, ...]]  # a table and the seat (or the two seats of a side) a unit fills
+
+
+def shuffled(items, rng: random.Random) -> list:
+    """A seeded shuffle of `items` (sorted first, so the caller's order never matters)."""
+    result = sorted(items)
+    rng.shuffle(result)
+    return result
+
+
+def opening(
+    players: Collection[int], *, seed: int, by_pairs: bool = False, never_bye: Collection[int] = ()
+) -> RoundPlan:
+    """The first game: everyone drawn into tables at random, byes if the count is not a multiple of four."""
+    return plan_round(
+        [], present=players, bye_counts={}, seed=seed, partners={} if by_pairs else None, never_bye=never_bye
+    )
+
+
+def plan_round(
+    proposed: Sequence[Table],
+    *,
+    present: Collection[int],
+    bye_counts: Mapping[int, int],
+    sat_out_last: Collection[int] = (),
+    seed: int,
+    partners: Mapping[int, int] | None = None,
+    never_bye: Collection[int] = (),
+) -> RoundPlan:
+    """Seat the present players: the proposed tables where possible, byes for the rest.
+
+    `bye_counts` has an entry (0 included) for everyone who has been in the night so far; a player without one is a
+    newcomer and counts as having as few byes as anyone present. `partners` (fixed partners only) maps each player
+    to their partner. `never_bye` are house players, who only ever fill an empty seat.
+    """
+    players = set(present)
+    if len(players) < 4:
+        raise SeatingError(f"A game needs at least 4 players; {len(players)} are here.")
+    by_pairs = partners is not None
+    rng = random.Random(seed)
+    units = _units(players, partners or {}, proposed, rng) if by_pairs else [(p,) for p in sorted(players)]
+    unit_of = {player: unit for unit in units for player in unit}
+
+    # The proposed seats, less those who have left (or, with partners, whose partnership broke up).
+    seats: dict[Slot, Unit | None] = {}
+    placed: set[Unit] = set()
+    for table in proposed:
+        for seat_group in SIDE_SEATS.values() if by_pairs else [(seat,) for seat in SEATS]:
+            group = tuple(table.seats[seat] for seat in seat_group)
+            unit = unit_of.get(group[0])
+            if unit is not None and set(unit) == set(group) and unit not in placed:
+                seats[(table.number, tuple(seat_group))] = unit
+                placed.add(unit)
+            else:
+                seats[(table.number, tuple(seat_group))] = None
+    seats = _resize(seats, len(players) // 4, by_pairs)
+
+    seated = {unit for unit in seats.values() if unit}
+    waiting = [unit for unit in units if unit not in seated]
+    byes = _choose_byes(units, seats, bye_counts, set(sat_out_last), set(never_bye), len(players), rng, by_pairs)
+    for slot, unit in seats.items():
+        if unit in byes:
+            seats[slot] = None
+    waiting = [unit for unit in waiting if unit not in byes]
+    holes = sorted(slot for slot, unit in seats.items() if unit is None)
+    fillers = shuffled(waiting, rng)
+    if len(holes) != len(fillers):
+        raise FatalSeatingError(f"{len(holes)} empty seats for {len(fillers)} waiting players.")
+    for slot, unit in zip(holes, fillers, strict=True):
+        seats[slot] = unit
+
+    tables: dict[int, dict[str, int]] = {}
+    for (number, seat_group), unit in seats.items():
+        for seat, player in zip(seat_group, unit or (), strict=True):
+            tables.setdefault(number, {})[seat] = player
+    result = tuple(Table.from_seats(number, tables[number]) for number in sorted(tables))
+    check_tables(list(result))
+    bye_players = tuple(sorted(p for unit in byes for p in unit))
+    pairing = None
+    if by_pairs:
+        pairing = {a: b for unit in units if len(unit) == 2 for a, b in (unit, unit[::-1])}
+    return RoundPlan(result, bye_players, pairing)
+
+
+def _units(players: set[int], partners: Mapping[int, int], proposed: Sequence[Table], rng: random.Random) -> list[Unit]:
+    """Fixed partnerships of the present players; players without a present partner are paired up in a draw."""
+    units: list[Unit] = []
+    single: list[int] = []
+    for player in sorted(players):
+        partner = partners.get(player)
+        if partner in players and partners.get(partner) == player:
+            if player < partner:
+                units.append((player, partner))
+        else:
+            single.append(player)
+    single = shuffled(single, rng)
+    while len(single) >= 2:
+        units.append((single.pop(), single.pop()))
+    units.extend((player,) for player in single)  # an odd one out waits for a partner
+    return units
+
+
+def _resize(seats: dict[Slot, Unit | None], count: int, by_pairs: bool) -> dict[Slot, Unit | None]:
+    """Close the emptiest tables (the highest-numbered first among equals) or open new ones at the tail."""
+    numbers = sorted({number for number, _ in seats})
+    if len(numbers) > count:
+        emptiness = {n: sum(1 for (t, _), u in seats.items() if t == n and u is None) for n in numbers}
+        closing = set(sorted(numbers, key=lambda n: (-emptiness[n], -n))[: len(numbers) - count])
+        keep = [n for n in numbers if n not in closing]
+        renumber = {old: new for new, old in enumerate(keep, start=1)}
+        seats = {(renumber[t], g): u for (t, g), u in seats.items() if t in renumber}
+    groups = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
+    for number in range(len({t for t, _ in seats}) + 1, count + 1):
+        for group in groups:
+            seats[(number, tuple(group))] = None
+    return seats
+
+
+def _choose_byes(
+    units: list[Unit],
+    seats: Mapping[Slot, Unit | None],
+    bye_counts: Mapping[int, int],
+    sat_out_last: set[int],
+    never_bye: set[int],
+    present: int,
+    rng: random.Random,
+    by_pairs: bool,
+) -> set[Unit]:
+    """The units that sit out this game, so that exactly four per table are seated."""
+    known = [bye_counts[p] for unit in units for p in unit if p in bye_counts]
+    floor = min(known, default=0)
+
+    def count(unit: Unit) -> int:
+        return max(bye_counts.get(p, floor) for p in unit)
+
+    draw = {unit: index for index, unit in enumerate(shuffled(units, rng))}
+    seats_to_fill = 4 * (present // 4)
+    chosen: set[Unit] = set()
+    if by_pairs:
+        chosen |= {unit for unit in units if len(unit) == 1}  # no partner: cannot fill a side
+    candidates = sorted(
+        (unit for unit in units if unit not in chosen and not set(unit) <= never_bye),
+        key=lambda unit: (count(unit), bool(set(unit) & sat_out_last), draw[unit]),
+    )
+    seated = sum(len(unit) for unit in units) - sum(len(unit) for unit in chosen)
+    for unit in candidates:
+        if seated <= seats_to_fill:
+            break
+        chosen.add(unit)
+        seated -= len(unit)
+    if seated != seats_to_fill:
+        raise SeatingError(
+            "These players cannot be seated in fours: with fixed partners add or remove a player, or a house player."
+        )
+    return chosen
