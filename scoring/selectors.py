@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from tournament.engine.types import PARTNER_SEAT
-from tournament.models import Entry, Night, Round, Seating
+from tournament.models import Bye, Entry, Night, Round, Seating
 
 from . import rules
 from . import standings as standings_core
@@ -14,19 +15,20 @@ from .models import Hand, TableResult
 
 @dataclass(frozen=True)
 class GameLine:
-    """One player's tally line for one game."""
+    """One player's tally line for one game (or a bye: table 0, the bye credit as points)."""
 
     player_id: int
     round: int
     table: int
     seat: str
     partner: str
-    opponents: tuple[str, str]
-    points: int  # the team's score at the table
+    opponents: tuple[str, ...]
+    points: int  # the team's score at the table, or the bye credit
     conceded: int
     won: bool
     extras: rules.Extras
-    running_total: int  # tally so far: team scores plus personal bonuses
+    running_total: int  # tally so far: team scores, personal bonuses and bye credits
+    bye: bool = False
 
     @property
     def tally(self) -> int:
@@ -43,6 +45,8 @@ class StandingRow:
     wins: int
     conceded: int
     games: int
+    byes: int
+    average: float
     loners_made: int
     loners_tried: int
     euchres: int
@@ -58,6 +62,16 @@ class NightStandings:
     high: list[StandingRow]
     low: list[StandingRow]
     chain: list[str]
+    bye_note: str  # how a bye counts, said on every standings page and sheet
+    ranked_by: str
+
+
+BYE_NOTES = {
+    "none": "A bye counts nothing.",
+    "fixed": "A bye counts {points} points.",
+    "own_average": "A bye counts the player's own average per game played.",
+    "round_average": "A bye counts the average score of that game.",
+}
 
 
 def _hand_extras(night: Night) -> dict[tuple[int, int], dict[str, rules.Extras]]:
@@ -84,8 +98,15 @@ def _hand_extras(night: Night) -> dict[tuple[int, int], dict[str, rules.Extras]]
     return extras
 
 
+def _half_up(value: float) -> int:
+    return math.floor(value + 0.5)
+
+
 def game_lines(night: Night) -> dict[int, list[GameLine]]:
-    """Every player's tally lines for the night's closed games, keyed by player id (four queries)."""
+    """Every player's tally lines for the night's closed games and byes, keyed by player id (six queries).
+
+    House players have no tally.
+    """
     seatings = list(
         Seating.objects.filter(round__night=night, round__status=Round.Status.CLOSED)
         .select_related("player", "round")
@@ -101,43 +122,76 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
     at_table: dict[tuple[int, int], dict[str, Seating]] = {}
     for seating in seatings:
         at_table.setdefault((seating.round.number, seating.table), {})[seating.seat] = seating
-    lines: dict[int, list[GameLine]] = {
-        player_id: [] for player_id in Entry.objects.filter(night=night).values_list("player_id", flat=True)
-    }
+    players = set(Entry.objects.filter(night=night, player__house=False).values_list("player_id", flat=True))
+    played: dict[int, list[dict]] = {player: [] for player in players}
     for seating in seatings:
         key = (seating.round.number, seating.table)
         result = results.get(key)
-        if result is None:
+        if result is None or seating.player_id not in players:
             continue
         seats = at_table[key]
         side = rules.side_of(seating.seat)
         points, conceded = (
             (result.ns_points, result.ew_points) if side == "NS" else (result.ew_points, result.ns_points)
         )
-        player_lines = lines.setdefault(seating.player_id, [])
-        earned = extras.get(key, {}).get(seating.seat, rules.NO_EXTRAS)
-        opponents = tuple(seats[s].player.name for s in rules.SEATS_OF[rules.other(side)])
-        player_lines.append(
-            GameLine(
-                player_id=seating.player_id,
-                round=seating.round.number,
-                table=seating.table,
-                seat=seating.seat,
-                partner=seats[PARTNER_SEAT[seating.seat]].player.name,
-                opponents=opponents,  # type: ignore[arg-type]
-                points=points,
-                conceded=conceded,
-                won=result.winner == side,
-                extras=earned,
-                running_total=(player_lines[-1].running_total if player_lines else 0) + points + earned.bonus,
-            )
+        played[seating.player_id].append(
+            {
+                "player_id": seating.player_id,
+                "round": seating.round.number,
+                "table": seating.table,
+                "seat": seating.seat,
+                "partner": seats[PARTNER_SEAT[seating.seat]].player.name,
+                "opponents": tuple(seats[s].player.name for s in rules.SEATS_OF[rules.other(side)]),
+                "points": points,
+                "conceded": conceded,
+                "won": result.winner == side,
+                "extras": extras.get(key, {}).get(seating.seat, rules.NO_EXTRAS),
+            }
         )
+    byes = list(
+        Bye.objects.filter(round__night=night, round__status=Round.Status.CLOSED, player_id__in=players).values_list(
+            "player_id", "round__number"
+        )
+    )
+    by_round: dict[int, list[int]] = {}
+    for player_lines in played.values():
+        for line in player_lines:
+            by_round.setdefault(line["round"], []).append(line["points"] + line["extras"].bonus)
+    for player, number in byes:
+        own = [line["points"] + line["extras"].bonus for line in played[player]]
+        credit = {
+            "fixed": night.bye_points,
+            "own_average": _half_up(sum(own) / len(own)) if own else 0,
+            "round_average": _half_up(sum(by_round[number]) / len(by_round[number])) if by_round.get(number) else 0,
+        }.get(night.bye_credit, 0)
+        played[player].append(
+            {
+                "player_id": player,
+                "round": number,
+                "table": 0,
+                "seat": "",
+                "partner": "",
+                "opponents": (),
+                "points": credit,
+                "conceded": 0,
+                "won": False,
+                "extras": rules.NO_EXTRAS,
+                "bye": True,
+            }
+        )
+    lines: dict[int, list[GameLine]] = {}
+    for player, player_lines in played.items():
+        running = 0
+        lines[player] = []
+        for line in sorted(player_lines, key=lambda line: line["round"]):
+            running += line["points"] + line["extras"].bonus
+            lines[player].append(GameLine(**line, running_total=running))
     return lines
 
 
 def night_standings(night: Night) -> NightStandings:
     lines = game_lines(night)
-    names = dict(Entry.objects.filter(night=night).values_list("player_id", "player__name"))
+    names = dict(Entry.objects.filter(night=night, player__house=False).values_list("player_id", "player__name"))
     tallies = [
         standings_core.GameTally(
             line.player_id,
@@ -149,12 +203,19 @@ def night_standings(night: Night) -> NightStandings:
             loners_tried=line.extras.loners_tried,
             euchres=line.extras.euchres,
             marches=line.extras.marches,
+            bye=line.bye,
         )
         for player_lines in lines.values()
         for line in player_lines
     ]
     totals = standings_core.add_up(tallies, players=names)
     rounds_closed = max((line.round for ls in lines.values() for line in ls), default=0)
+    if night.movement == "winners-stay":
+        chain = standings_core.WINS_FIRST
+    elif night.rank_by == "average":
+        chain = standings_core.AVERAGE_FIRST
+    else:
+        chain = standings_core.DEFAULT_CHAIN
     rows = [
         StandingRow(
             rank_label=standing.rank_label,
@@ -164,6 +225,8 @@ def night_standings(night: Night) -> NightStandings:
             wins=standing.totals.wins,
             conceded=standing.totals.conceded,
             games=standing.totals.games,
+            byes=standing.totals.byes,
+            average=round(standing.totals.average, 2),
             loners_made=standing.totals.loners_made,
             loners_tried=standing.totals.loners_tried,
             euchres=standing.totals.euchres,
@@ -171,7 +234,7 @@ def night_standings(night: Night) -> NightStandings:
             per_round=[standing.totals.per_round.get(n) for n in range(1, rounds_closed + 1)],
             separated_by=standing.separated_by,
         )
-        for standing in standings_core.rank(totals.values())
+        for standing in standings_core.rank(totals.values(), chain)
     ]
     high_total = max((row.total for row in rows), default=None)
     low_total = min((row.total for row in rows), default=None)
@@ -180,7 +243,9 @@ def night_standings(night: Night) -> NightStandings:
         rounds_closed=rounds_closed,
         high=[row for row in rows if rounds_closed and row.total == high_total],
         low=[row for row in rows if rounds_closed and row.total == low_total],
-        chain=[metric.label for metric in standings_core.DEFAULT_CHAIN],
+        chain=[metric.label for metric in chain],
+        bye_note=BYE_NOTES.get(night.bye_credit, "").format(points=night.bye_points),
+        ranked_by=chain[0].label,
     )
 
 
@@ -190,6 +255,8 @@ def night_record(night: Night) -> dict:
     This is the format `simulate_night --json` writes, in a constant number of queries whatever the night's size.
     """
     entries = list(Entry.objects.filter(night=night).select_related("player").order_by("player_id"))
+    house = [entry.player_id for entry in entries if entry.player.house]
+    entries = [entry for entry in entries if not entry.player.house]
     seats: dict[tuple[int, int], dict[str, int]] = {}
     for number, table, seat, player_id in Seating.objects.filter(round__night=night).values_list(
         "round__number", "table", "seat", "player_id"
@@ -199,6 +266,11 @@ def night_record(night: Night) -> dict:
         (r.round.number, r.table): r
         for r in TableResult.objects.filter(round__night=night).select_related("round").prefetch_related("hands")
     }
+    byes: dict[int, list[int]] = {}
+    for number, player in (
+        Bye.objects.filter(round__night=night).order_by("player_id").values_list("round__number", "player_id")
+    ):
+        byes.setdefault(number, []).append(player)
     rounds = []
     for round_ in night.rounds.order_by("number"):
         tables = []
@@ -230,7 +302,7 @@ def night_record(night: Night) -> dict:
                     "tie_break": (result.tie_break or None) if result else None,
                 }
             )
-        rounds.append({"number": round_.number, "tables": tables, "byes": []})
+        rounds.append({"number": round_.number, "tables": tables, "byes": byes.get(round_.number, [])})
     standings = night_standings(night)
     return {
         "night": {
@@ -242,6 +314,7 @@ def night_record(night: Night) -> dict:
             "seed": night.seed,
         },
         "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
+        "house_players": house,
         "rounds": rounds,
         "standings": [
             {

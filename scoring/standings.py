@@ -23,6 +23,7 @@ class GameTally:
     loners_tried: int = 0
     euchres: int = 0
     marches: int = 0
+    bye: bool = False  # a game sat out; `points` is the night's bye credit
 
 
 @dataclass
@@ -31,22 +32,28 @@ class PlayerTotals:
     total: int = 0
     wins: int = 0
     conceded: int = 0
-    games: int = 0
+    games: int = 0  # games played, byes not included
+    byes: int = 0
     loners_made: int = 0
     loners_tried: int = 0
     euchres: int = 0
     marches: int = 0
     per_round: dict[int, int] = field(default_factory=dict)
 
+    @property
+    def average(self) -> float:
+        """Points per game played (a bye's credit counts in the points, the bye not in the games)."""
+        return self.total / self.games if self.games else 0.0
+
 
 @dataclass(frozen=True)
 class Metric:
     key: str
     label: str
-    value: Callable[[PlayerTotals], int]
+    value: Callable[[PlayerTotals], float]
     higher_is_better: bool = True
 
-    def sort_value(self, totals: PlayerTotals) -> int:
+    def sort_value(self, totals: PlayerTotals) -> float:
         value = self.value(totals)
         return -value if self.higher_is_better else value
 
@@ -54,7 +61,12 @@ class Metric:
 TOTAL = Metric("total", "total points", lambda t: t.total)
 WINS = Metric("wins", "games won", lambda t: t.wins)
 CONCEDED = Metric("conceded", "fewest points conceded", lambda t: t.conceded, higher_is_better=False)
+AVERAGE = Metric("average", "average per game", lambda t: t.average)
 DEFAULT_CHAIN: tuple[Metric, ...] = (TOTAL, WINS, CONCEDED)
+# Winners-stay nights crown the player with the most wins (the Tournaments paragraph of the Euchre text).
+WINS_FIRST: tuple[Metric, ...] = (WINS, TOTAL, CONCEDED)
+# When players have played different numbers of games (late arrivals, early leavers).
+AVERAGE_FIRST: tuple[Metric, ...] = (AVERAGE, WINS, CONCEDED)
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,10 @@ def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[in
     for tally in tallies:
         row = totals.setdefault(tally.player, PlayerTotals(tally.player))
         row.total += tally.points
+        row.per_round[tally.round] = tally.points
+        if tally.bye:
+            row.byes += 1
+            continue
         row.conceded += tally.conceded
         row.wins += int(tally.won)
         row.games += 1
@@ -82,14 +98,13 @@ def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[in
         row.loners_tried += tally.loners_tried
         row.euchres += tally.euchres
         row.marches += tally.marches
-        row.per_round[tally.round] = tally.points
     return totals
 
 
 def rank(totals: Iterable[PlayerTotals], chain: Sequence[Metric] = DEFAULT_CHAIN) -> list[Standing]:
     """Order players by the chain; ties after the last metric share a rank. Stable by player id for display."""
 
-    def key(row: PlayerTotals) -> tuple[int, ...]:
+    def key(row: PlayerTotals) -> tuple[float, ...]:
         return tuple(metric.sort_value(row) for metric in chain)
 
     rows = sorted(totals, key=lambda row: (key(row), row.player))

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.engine.roster import opening
 from tournament.engine.movements import progressive as next_seating
+from tournament.engine.roster import opening
 from tournament.engine.types import SIDES, SeatingError, Table, other_side, side_of
 
 

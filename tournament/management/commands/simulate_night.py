@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -45,8 +46,13 @@ def simulate(
     scoring: str = "standard",
     entry: str = "hands",
     name: str = "",
+    arrive: Mapping[int, int] | None = None,
+    leave: Mapping[int, int] | None = None,
 ) -> Night:
-    """Play a night with random legal hands; a failure leaves nothing behind."""
+    """Play a night with random legal hands; a failure leaves nothing behind.
+
+    `arrive` and `leave` map a game number to how many players join or go just before it is played.
+    """
     rng = random.Random(seed)
     night = services.night_create(
         name=name or f"Rehearsal: {players} players, seed {seed}",
@@ -56,9 +62,21 @@ def simulate(
         scoring=scoring,
     )
     ruleset = rules.Ruleset.from_dict(night.rules)
-    services.players_register(night=night, names=player_names(players, rng))
+    names = player_names(players + sum((arrive or {}).values()), rng)
+    services.players_register(night=night, names=names[:players])
+    late = names[players:]
     round_ = services.night_draw(night=night, seed=seed)
     while round_ is not None:
+        coming = (arrive or {}).get(round_.number, 0)
+        if coming:
+            services.players_register(night=night, names=late[:coming])
+            late = late[coming:]
+        going = (leave or {}).get(round_.number, 0)
+        if going:
+            here = list(night.entries.filter(active=True, player__house=False).order_by("pk"))
+            for entry in random.Random(seed + round_.number).sample(here, min(going, max(0, len(here) - 4))):
+                services.entry_set_active(entry=entry, active=False)
+        round_.refresh_from_db()
         services.round_start(round_=round_)
         tables = sorted(set(round_.seatings.values_list("table", flat=True)))
         games = {table: random_game(rng, hands, ruleset) for table in tables}
@@ -83,6 +101,16 @@ def simulate(
     return night
 
 
+def _game_counts(values: list[str]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for value in values:
+        game, _, count = value.partition(":")
+        if not (game.isdigit() and count.isdigit()) or int(game) < 2:
+            raise ValidationError(f"Write GAME:COUNT with GAME 2 or more, not {value!r}.")
+        counts[int(game)] = counts.get(int(game), 0) + int(count)
+    return counts
+
+
 class Command(BaseCommand):
     help = "Play a whole night with random legal results and write it as JSON."
 
@@ -95,12 +123,19 @@ class Command(BaseCommand):
         parser.add_argument("--scoring", default="standard", choices=list(rules.PRESETS))
         parser.add_argument("--entry", default="hands", choices=["hands", "games"])
         parser.add_argument("--name", default="")
+        parser.add_argument(
+            "--arrive", action="append", default=[], metavar="GAME:COUNT", help="COUNT players join before GAME."
+        )
+        parser.add_argument(
+            "--leave", action="append", default=[], metavar="GAME:COUNT", help="COUNT players leave before GAME."
+        )
         parser.add_argument("--json", dest="json_file", help="Write the night here ('-' for standard output).")
 
     def handle(self, *args, json_file, **options):
         wanted = {key: options[key] for key in ("players", "rounds", "seed", "movement", "hands", "scoring", "entry")}
         try:
-            night = simulate(**wanted, name=options["name"])
+            changes = {key: _game_counts(options[key]) for key in ("arrive", "leave")}
+            night = simulate(**wanted, name=options["name"], **changes)
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         record = night_record(night)
