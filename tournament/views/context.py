@@ -37,6 +37,8 @@ def players_context(night: Night, **forms: Any) -> dict[str, Any]:
         "paste_form": forms.get("paste_form") or PlayerPasteForm(),
         "roster_form": forms.get("roster_form") or RosterPickForm(queryset=selectors.roster_not_in(night)),
         "draw_errors": forms.get("draw_errors", []),
+        "in_play": selectors.players_in_play(night, selectors.current_round(night)) if night.status != "setup" else [],
+        "swap_errors": forms.get("swap_errors", []),
     }
 
 
@@ -46,6 +48,7 @@ def round_context(night: Night, *, round_errors: list[str] | None = None) -> dic
     return {
         "night": night,
         "round_view": view,
+        "byes": selectors.round_byes(current) if current else [],
         "table_forms": [(table, score_form(table)) for table in view.tables] if view else [],
         "round_errors": round_errors or [],
         "standings": night_standings(night),

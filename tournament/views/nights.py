@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from django.core.exceptions import ValidationError
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
@@ -35,3 +38,13 @@ def night_create(request):
 def night_detail(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
     return TemplateResponse(request, "tournament/night_detail.html", night_context(night))
+
+
+@organizer_required
+def night_fairness(request, night_id: int):
+    """How evenly the night has treated everyone: head-table games, byes, repeated partners and opponents."""
+    night = get_object_or_404(Night, pk=night_id)
+    rows = selectors.fairness(night)
+    if request.path.endswith(".json"):
+        return JsonResponse({"night": night.pk, "players": [asdict(row) for row in rows]})
+    return TemplateResponse(request, "tournament/fairness.html", {"night": night, "rows": rows})

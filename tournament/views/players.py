@@ -6,17 +6,25 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from .. import selectors, services
 from ..forms import PlayerAddForm, PlayerPasteForm, RosterPickForm, apply_errors
-from ..models import Entry, Night
+from ..models import Entry, Night, Round
 from ..permissions import organizer_required
 from .context import night_context, players_context
 
 PARTIAL = "tournament/night_detail.html#players"
+ROSTER = "tournament/night_detail.html#roster"
 
 
 def _answer(request, night: Night, **forms):
+    if night.status != Night.Status.SETUP:
+        # During play a change of players can reseat the next game: show the whole page again.
+        if not forms and request.htmx:
+            return HttpResponseClientRefresh()
+        if request.htmx:
+            return TemplateResponse(request, ROSTER, players_context(night, **forms))
     if request.htmx:
         return TemplateResponse(request, PARTIAL, players_context(night, **forms))
     if forms:  # a refusal without htmx: the whole page, with the form and its message
@@ -95,3 +103,30 @@ def entry_remove(request, night_id: int, entry_id: int):
     except ValidationError as error:
         return _answer(request, night, draw_errors=error.messages)
     return _answer(request, night)
+
+
+@organizer_required
+@require_POST
+def entry_active(request, night_id: int, entry_id: int):
+    """A player leaves (or comes back) during the night."""
+    entry = get_object_or_404(Entry, pk=entry_id, night_id=night_id)
+    try:
+        services.entry_set_active(entry=entry, active=request.POST.get("active") == "1")
+    except ValidationError as error:
+        return _answer(request, entry.night, swap_errors=error.messages)
+    return _answer(request, entry.night)
+
+
+@organizer_required
+@require_POST
+def seating_swap(request, night_id: int, number: int):
+    """Two players change places in a game (someone sat in the wrong seat)."""
+    round_ = get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
+    try:
+        services.seating_swap(
+            round_=round_, player=int(request.POST.get("player") or 0), other=int(request.POST.get("other") or 0)
+        )
+    except (ValueError, ValidationError) as error:
+        messages = error.messages if isinstance(error, ValidationError) else ["Pick two players."]
+        return _answer(request, round_.night, swap_errors=messages)
+    return _answer(request, round_.night)
