@@ -304,6 +304,17 @@ def test_fixed_partners_odd_one_out_without_a_house_player_sits_out_alone():
     assert set(plan.partners) == {1, 2, 3, 4, 5} - {single}
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_fixed_partners_keep_the_seats_the_movement_gives_them(seed):
+    # Nobody has left and nobody sits out: the movement's seating stands as it is. Here the lower id of each pair sits
+    # S or W; the pairs must not be turned round (2 stays N, 1 stays S).
+    proposed = [Table(1, n=2, e=3, s=1, w=4), Table(2, n=5, e=8, s=6, w=7)]
+    partners = {a: b for x, y in ((1, 2), (3, 4), (5, 6), (7, 8)) for a, b in ((x, y), (y, x))}
+    plan = plan_round(proposed, present=range(1, 9), bye_counts={p: 0 for p in range(1, 9)}, seed=seed,
+                      partners=partners)  # fmt: skip
+    assert plan.tables == tuple(proposed)
+
+
 def test_a_player_whose_partner_left_is_paired_with_another():
     tables = [Table(1, 1, 3, 2, 4), Table(2, 5, 7, 6, 8)]  # partners 1-2, 3-4, 5-6, 7-8
     partners = {a: b for x, y in ((1, 2), (3, 4), (5, 6), (7, 8)) for a, b in ((x, y), (y, x))}
