@@ -58,8 +58,7 @@ def main() -> None:
     print(f"players={args.players} tables={tables} movement={args.movement} games timed={len(seconds)}")
     print(f"database={connection.vendor}")
     print(
-        f"round_close seconds: median {statistics.median(seconds):.3f}  max {max(seconds):.3f}  "
-        f"min {min(seconds):.3f}"
+        f"round_close seconds: median {statistics.median(seconds):.3f}  max {max(seconds):.3f}  min {min(seconds):.3f}"
     )
     print(f"SQL queries per round_close: {sorted(set(queries))}")
 

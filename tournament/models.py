@@ -130,6 +130,9 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     checked_in = models.BooleanField(default=True)
     active = models.BooleanField(default=True)
+    # A late arrival starts level with the fewest byes anyone had when they came, so fairness does not make them
+    # sit out game after game to catch up.
+    bye_offset = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -100,10 +100,11 @@ def players_register(*, night: Night, names: Iterable[str], checked_in: bool = T
     if already:
         raise ValidationError({"names": f"Already registered for this night: {', '.join(already)}."})
     known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
+    offset = _bye_floor(night)
     entries = []
     for name in cleaned:
         player = known.get(Player.key_for(name)) or Player.objects.create(name=name)
-        entries.append(Entry.objects.create(night=night, player=player, checked_in=checked_in))
+        entries.append(Entry.objects.create(night=night, player=player, checked_in=checked_in, bye_offset=offset))
     _reseat_if_waiting(night)
     return entries
 
@@ -118,7 +119,8 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
     already = [e.player.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
     if already:
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
-    entries = [Entry.objects.create(night=night, player=player) for player in players]
+    offset = _bye_floor(night)
+    entries = [Entry.objects.create(night=night, player=player, bye_offset=offset) for player in players]
     _reseat_if_waiting(night)
     return entries
 
@@ -187,8 +189,24 @@ def _present(night: Night) -> tuple[set[int], set[int]]:
     return real | house, house
 
 
+def _bye_floor(night: Night) -> int:
+    """The fewest byes any player here has had so far (0 before the draw): a late arrival's starting count."""
+    current = night.rounds.order_by("-number").first()
+    if current is None:
+        return 0
+    # A seated game that has not started is seated again with the newcomer, so its byes do not count yet.
+    counts, _ = _bye_history(night, current.number if current.status == Round.Status.SEATED else current.number + 1)
+    here = set(
+        Entry.objects.filter(night=night, active=True, checked_in=True, player__house=False).values_list(
+            "player_id", flat=True
+        )
+    )
+    return min((count for player, count in counts.items() if player in here), default=0)
+
+
 def _bye_history(night: Night, before: int) -> tuple[dict[int, int], set[int]]:
-    """Bye counts (0 for anyone who has played) before game `before`, and who sat out the game before it."""
+    """Bye counts before game `before` (0 for anyone who has played; a late arrival's starting count added),
+    and who sat out the game before it."""
     counts = {
         p: 0
         for p in Seating.objects.filter(round__night=night, round__number__lt=before).values_list(
@@ -202,6 +220,9 @@ def _bye_history(night: Night, before: int) -> tuple[dict[int, int], set[int]]:
         counts[player] = counts.get(player, 0) + 1
         if number == before - 1:
             last.add(player)
+    for player, offset in Entry.objects.filter(night=night, bye_offset__gt=0).values_list("player_id", "bye_offset"):
+        if player in counts:
+            counts[player] += offset
     return counts, last
 
 

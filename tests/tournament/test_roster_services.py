@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -205,3 +207,22 @@ def test_organizer_marks_a_player_gone_in_the_browser_and_the_page_reloads(organ
     assert NAMES[0] not in where(round2) and round2.byes.count() == 0
     page = organizer_client.get(night.get_absolute_url()).content.decode()
     assert "Players tonight" in page
+
+
+def test_a_late_arrival_starts_level_on_byes_and_does_not_sit_out_to_catch_up():
+    night = services.night_create(name="Long night", games=10)
+    register(night, 5)
+    round_ = services.night_draw(night=night, seed=8)
+    for _ in range(4):  # four games: four of the five have sat out once
+        round_ = close(round_)
+    (late,) = services.players_register(night=night, names=["Late Larry"])
+    assert late.bye_offset == 0  # one of the five has not sat out yet: the fewest is 0
+    for _ in range(5):
+        round_ = close(round_)
+    counts = {}
+    for player in Bye.objects.filter(round__night=night).values_list("player__name", flat=True):
+        counts[player] = counts.get(player, 0) + 1
+    sat_out = [set(r.byes.values_list("player__name", flat=True)) for r in night.rounds.order_by("number")]
+    assert all(not (a & b) for a, b in itertools.pairwise(sat_out))  # never twice running
+    # Effective counts (the late arrival started at 0) differ by at most one.
+    assert max(counts.values()) - min(counts.get(n, 0) for n in [*NAMES[:5], "Late Larry"]) <= 1

@@ -6,9 +6,9 @@ of four plus the byes:
 * players who have left are taken out, leaving holes;
 * the number of tables is the present players divided by four: tables with the most holes close (their players
   wait to be seated elsewhere), or new tables open at the tail;
-* the byes go to the players with the fewest byes so far (a late arrival counts as having the fewest anyone
-  present has), then to those who did not sit out the last game, then by a seeded draw, so over a night bye
-  counts differ by at most one and nobody sits out twice running where that can be avoided;
+* the byes go to players who did not sit out the last game, the fewest byes so far first (a late arrival counts
+  as having the fewest anyone present has), then by a seeded draw: nobody sits out twice running where that can
+  be avoided, and over a night bye counts differ by at most one;
 * everyone waiting (back from a bye, arriving, or from a closed table) takes the holes, in a seeded order.
 
 With fixed partners the same happens by pairs: a pair sits out together and fills a side of a table; a player
@@ -82,6 +82,7 @@ def plan_round(
 
     # The proposed seats, less those who have left (or, with partners, whose partnership broke up).
     seats: dict[Slot, Unit | None] = {}
+    proposed_order: dict[Unit, tuple[int, ...]] = {}  # a pair's seats as the movement gave them
     placed: set[Unit] = set()
     for table in proposed:
         for seat_group in SIDE_SEATS.values() if by_pairs else [(seat,) for seat in SEATS]:
@@ -89,6 +90,7 @@ def plan_round(
             unit = unit_of.get(group[0])
             if unit is not None and set(unit) == set(group) and unit not in placed:
                 seats[(table.number, tuple(seat_group))] = unit
+                proposed_order[unit] = group
                 placed.add(unit)
             else:
                 seats[(table.number, tuple(seat_group))] = None
@@ -110,7 +112,7 @@ def plan_round(
 
     tables: dict[int, dict[str, int]] = {}
     for (number, seat_group), unit in seats.items():
-        for seat, player in zip(seat_group, unit or (), strict=True):
+        for seat, player in zip(seat_group, proposed_order.get(unit, unit) if unit else (), strict=True):
             tables.setdefault(number, {})[seat] = player
     result = tuple(Table.from_seats(number, tables[number]) for number in sorted(tables))
     check_tables(list(result))
@@ -179,7 +181,7 @@ def _choose_byes(
         chosen |= {unit for unit in units if len(unit) == 1}  # no partner: cannot fill a side
     candidates = sorted(
         (unit for unit in units if unit not in chosen and not set(unit) <= never_bye),
-        key=lambda unit: (count(unit), bool(set(unit) & sat_out_last), draw[unit]),
+        key=lambda unit: (bool(set(unit) & sat_out_last), count(unit), draw[unit]),
     )
     seated = sum(len(unit) for unit in units) - sum(len(unit) for unit in chosen)
     for unit in candidates:
