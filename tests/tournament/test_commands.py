@@ -116,3 +116,28 @@ def test_simulated_hands_match_the_preset_and_the_standings_add_up(tmp_path, pre
             for seat, player in table["seats"].items():
                 tallies[player] = tallies.get(player, 0) + table["score"][rules.side_of(seat)]
     assert {row["player"]: row["total"] for row in record["standings"]} == tallies
+
+
+@pytest.mark.parametrize("movement", Night.Movement.values)
+def test_every_movement_runs_any_head_count_with_even_byes(tmp_path, movement):
+    from collections import Counter
+
+    for players in (5, 6, 7, 17, 30, 101):
+        out = tmp_path / f"{movement}-{players}.json"
+        call_command(
+            "simulate_night",
+            players=players,
+            rounds=10,
+            seed=players,
+            movement=movement,
+            entry="games",
+            json_file=str(out),
+        )
+        record = json.loads(out.read_text(encoding="utf-8"))
+        byes = Counter(player for round_ in record["rounds"] for player in round_["byes"])
+        counts = [byes[player["id"]] for player in record["players"]]
+        assert max(counts) - min(counts) <= 1, (players, counts)
+        for round_ in record["rounds"]:
+            seated = [p for table in round_["tables"] for p in table["seats"].values()]
+            everyone = seated + round_["byes"]
+            assert len(everyone) == len(set(everyone)) == players + len(record["house_players"])
