@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
+from tournament import bell
 from tournament.models import Night, Round, Seating
 
 from . import rules
@@ -59,6 +59,13 @@ def night_rules(night: Night) -> rules.Ruleset:
 def draw_seed(*, night_seed: int | None, round_number: int, table: int) -> int:
     """A reproducible seed for the app's draw on a tied game, from the night's recorded seed."""
     return ((night_seed or 0) * 1_000_003 + round_number * 1_009 + table) % 2**63
+
+
+def _after_score(round_: Round) -> None:
+    """Tell the room, and move on when this was the last table in after the bell."""
+    Night.touch(round_.night_id)
+    round_.refresh_from_db(fields=["status"])
+    bell.advance_if_all_in(round_)
 
 
 def _open_round(round_: Round) -> Round:
@@ -163,17 +170,8 @@ def table_result_submit(
     result.entered_by = user if getattr(user, "is_authenticated", False) else None
     result.full_clean(validate_unique=False)
     result.save()
+    _after_score(round_)
     return result
-
-
-def _ring_bell(round_: Round, cause: str, at=None) -> bool:
-    """Mark the round's bell as rung (once). The bell issue makes it ring in the room."""
-    if round_.bell_at is not None:
-        return False
-    round_.bell_at = at or timezone.now()
-    round_.bell_cause = cause
-    round_.save(update_fields=["bell_at", "bell_cause"])
-    return True
 
 
 def _hand_result(round_: Round, table: int) -> TableResult:
@@ -246,13 +244,14 @@ def hand_record(*, round_: Round, table: int, hand: HandInput, user=None) -> Han
         ew_points=score.ew,
     )
     _total_hands(result, round_)
-    if table == HEAD_TABLE and record.number == night.hands_per_game:
-        _ring_bell(round_, f"the head table's hand {record.number}", at=record.recorded_at)
-        result.status = TableResult.Status.FINAL
-    elif round_.bell_at is not None:
-        result.status = TableResult.Status.FINAL  # the hand in play at the bell
+    head_done = table == HEAD_TABLE and record.number == night.hands_per_game
+    if head_done or round_.bell_at is not None:
+        result.status = TableResult.Status.FINAL  # the head table's last hand, or the hand in play at the bell
     result.version += 1
     result.save()
+    if head_done:
+        bell.ring(round_, cause=f"the head table's hand {record.number}", at=record.recorded_at)
+    _after_score(round_)
     return record
 
 
@@ -272,16 +271,17 @@ def hand_undo(*, round_: Round, table: int) -> TableResult | None:
             raise ValidationError(
                 {"__all__": "Other tables have finished since the bell: correct this hand instead of undoing it."}
             )
-        round_.bell_at, round_.bell_cause = None, ""
-        round_.save(update_fields=["bell_at", "bell_cause"])
+        bell.unring(round_, cause="the head table took back its last hand")
     last.delete()
     if not result.hands.exists():
         result.delete()
+        Night.touch(round_.night_id)
         return None
     _total_hands(result, round_)
     result.status = TableResult.Status.PLAYING
     result.version += 1
     result.save()
+    Night.touch(round_.night_id)
     return result
 
 
@@ -295,6 +295,7 @@ def table_finish(*, round_: Round, table: int) -> TableResult:
     result.status = TableResult.Status.FINAL
     result.version += 1
     result.save(update_fields=["status", "version", "updated_at"])
+    _after_score(round_)
     return result
 
 

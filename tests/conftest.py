@@ -41,7 +41,8 @@ def organizer_client(client, organizer):
 
 @pytest.fixture
 def night(db):
-    return services.night_create(name="St Mary's Euchre Night", venue="Parish hall", games=3)
+    """A night the organizer runs by hand: games are closed and started with the buttons."""
+    return services.night_create(name="St Mary's Euchre Night", venue="Parish hall", games=3, auto_advance=False)
 
 
 def register(night, count: int = 16):
@@ -58,3 +59,12 @@ def play_round(round_, scores):
             round_=round_, table=table, ns_points=ns, ew_points=ew, last_hand_winner=(last or [None])[0]
         )
     return round_
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_in_process():
+    """Tasks sent on commit run at once in the test process (the real worker has its own test)."""
+    from config import celery_app
+
+    celery_app.conf.task_always_eager = True
+    yield

@@ -94,6 +94,20 @@ class Night(models.Model):
     minutes_per_game = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(120)]
     )
+    warning_minutes = models.PositiveSmallIntegerField(
+        "warn this many minutes before the bell", default=2, validators=[MaxValueValidator(60)]
+    )
+    auto_advance = models.BooleanField(
+        "run the night by itself",
+        default=True,
+        help_text="Close each game as soon as every table is in after the bell, and start the next one at once.",
+    )
+    break_after = models.PositiveSmallIntegerField("a break after game", null=True, blank=True)
+    break_minutes = models.PositiveSmallIntegerField(
+        "break length (minutes)", default=15, validators=[MinValueValidator(1), MaxValueValidator(120)]
+    )
+    # Bumped by every service that changes what the room sees; the room display and phones poll it.
+    changed_at = models.DateTimeField(default=timezone.now)
     scoring = models.CharField("scoring preset", max_length=30, choices=list(PRESET_LABELS.items()), default="standard")
     # The night's ruleset: the preset's numbers as the organizer left them (scoring.rules.Ruleset.as_dict()).
     rules = models.JSONField(default=default_rules)
@@ -121,6 +135,11 @@ class Night(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament:night_detail", args=[self.pk])
+
+    @staticmethod
+    def touch(night_id: int) -> None:
+        """Tell the room display and the phones that something changed."""
+        Night.objects.filter(pk=night_id).update(changed_at=timezone.now())
 
 
 class Entry(models.Model):
@@ -150,12 +169,18 @@ class Round(models.Model):
     class Status(models.TextChoices):
         SEATED = "seated", "Seated"
         PLAYING = "playing", "Playing"
+        BELL = "bell", "Bell rung"
         CLOSED = "closed", "Closed"
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
+    starts_at = models.DateTimeField(null=True, blank=True, help_text="A start planned for after a break.")
     started_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="When the timer rings the bell.")
+    paused_left = models.DurationField(null=True, blank=True, help_text="Time left on a paused timer.")
+    # Changes whenever the end (or the planned start) moves, so a task sent for the old time does nothing.
+    token = models.PositiveIntegerField(default=0)
     bell_at = models.DateTimeField(null=True, blank=True)
     bell_cause = models.CharField(max_length=80, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -166,6 +191,28 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} of {self.night}"
+
+    @property
+    def open(self) -> bool:
+        """Scores may be entered: the game is being played or the bell has rung."""
+        return self.status in (self.Status.PLAYING, self.Status.BELL)
+
+
+class RoundEvent(models.Model):
+    """Every change in a round's life, with its time and cause."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=20)  # seated, start, pause, resume, extend, bell, close …
+    status = models.CharField(max_length=10, choices=Round.Status.choices)  # the status after the change
+    cause = models.CharField(max_length=120)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["round", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.action} at {self.at:%H:%M:%S} ({self.cause})"
 
 
 class Bye(models.Model):

@@ -13,6 +13,7 @@ from django.utils import timezone
 from scoring.models import TableResult
 from scoring.rules import PRESETS, STANDARD
 
+from . import bell
 from .engine import roster
 from .engine.movements import KEEPS_PARTNERS, MOVEMENTS
 from .engine.types import SeatingError, Table
@@ -37,6 +38,10 @@ def night_create(
     games: int = 10,
     hands_per_game: int = 8,
     minutes_per_game: int | None = None,
+    warning_minutes: int = 2,
+    auto_advance: bool = True,
+    break_after: int | None = None,
+    break_minutes: int = 15,
     scoring: str = "standard",
     tie_rule: str = "last_hand",
     paper: str = Night.Paper.LETTER,
@@ -54,6 +59,10 @@ def night_create(
         games=games,
         hands_per_game=hands_per_game,
         minutes_per_game=minutes_per_game,
+        warning_minutes=warning_minutes,
+        auto_advance=auto_advance,
+        break_after=break_after,
+        break_minutes=break_minutes,
         scoring=scoring,
         rules=PRESETS.get(scoring, STANDARD).as_dict(),
         tie_rule=tie_rule,
@@ -156,6 +165,7 @@ def entry_set_active(*, entry: Entry, active: bool) -> Entry:
         entry.checked_in = True
     entry.save(update_fields=["active", "checked_in"])
     _reseat_if_waiting(entry.night)
+    Night.touch(entry.night_id)
     return entry
 
 
@@ -284,6 +294,7 @@ def night_draw(*, night: Night, seed: int | None = None) -> Round:
     night.save(update_fields=["seed", "status"])
     round_ = Round.objects.create(night=night, number=1)
     _save_plan(round_, plan)
+    bell.log(round_, "seated", "the opening draw")
     return round_
 
 
@@ -298,6 +309,7 @@ def _reseat_if_waiting(night: Night) -> None:
     current.seatings.all().delete()
     current.byes.all().delete()
     _save_plan(current, plan)
+    bell.log(current, "reseated", "players came or went")
 
 
 def _lock_round(round_: Round) -> Round:
@@ -305,14 +317,8 @@ def _lock_round(round_: Round) -> Round:
 
 
 @transaction.atomic
-def round_start(*, round_: Round) -> Round:
-    round_ = _lock_round(round_)
-    if round_.status != Round.Status.SEATED:
-        raise ValidationError({"round": f"Game {round_.number} has already started."})
-    round_.status = Round.Status.PLAYING
-    round_.started_at = timezone.now()
-    round_.save(update_fields=["status", "started_at"])
-    return round_
+def round_start(*, round_: Round, by=None) -> Round:
+    return bell.start(_lock_round(round_), cause="the organizer", by=by)
 
 
 def round_tables(round_: Round) -> list[Table]:
@@ -324,16 +330,20 @@ def round_tables(round_: Round) -> list[Table]:
 
 
 @transaction.atomic
-def round_close(*, round_: Round) -> Round | None:
+def round_close(*, round_: Round, by=None) -> Round | None:
     """Close a round once every table is in, apply the movement and seat the next game.
 
     Returns the next round, or None when this was the night's last game (the night is then finished).
     """
-    round_ = _lock_round(round_)
+    return close_round(_lock_round(round_), cause="the organizer", by=by)
+
+
+def close_round(round_: Round, *, cause: str, by=None) -> Round | None:
+    """Close a locked round: the bell if it has not rung, the movement, the next game seated (and started)."""
     night = round_.night
     if round_.status == Round.Status.CLOSED:
         raise ValidationError({"round": f"Game {round_.number} is already closed."})
-    if round_.status != Round.Status.PLAYING:
+    if not round_.open:
         raise ValidationError({"round": f"Game {round_.number} has not started yet."})
     tables = round_tables(round_)
     winners = dict(
@@ -345,9 +355,11 @@ def round_close(*, round_: Round) -> Round | None:
         raise ValidationError(
             {"round": f"{label} {', '.join(map(str, missing))} still to enter a score for game {round_.number}."}
         )
+    bell.ring(round_, cause=f"closed by {cause}", by=by, advance=False)  # closed before its bell: the bell is now
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
+    bell.log(round_, "close", cause, by)
     if round_.number >= night.games:
         Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
         return None
@@ -361,6 +373,13 @@ def round_close(*, round_: Round) -> Round | None:
     except IntegrityError as error:
         raise ValidationError({"round": f"Game {round_.number + 1} is already seated."}) from error
     _save_plan(next_round, plan)
+    bell.log(next_round, "seated", f"the movement after game {round_.number}", by)
+    if night.auto_advance:
+        if night.break_after == round_.number:
+            at = timezone.now() + dt.timedelta(minutes=night.break_minutes)
+            bell.plan_start(next_round, at=at, cause=f"a {night.break_minutes}-minute break after game {round_.number}")
+        else:
+            bell.start(next_round, cause=f"straight after game {round_.number}")
     return next_round
 
 
@@ -399,3 +418,4 @@ def seating_swap(*, round_: Round, player: int, other: int) -> None:
         out = seated.player_id
         Seating.objects.filter(pk=seated.pk).update(player_id=sitting)
         Bye.objects.filter(round=round_, player_id=sitting).update(player_id=out)
+    Night.touch(round_.night_id)

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def make_night(**settings) -> Night:
-    return services.night_create(name="Friday", games=4, **settings)
+    return services.night_create(name="Friday", games=4, auto_advance=False, **settings)
 
 
 def where(round_) -> dict[str, str]:
@@ -210,7 +210,7 @@ def test_organizer_marks_a_player_gone_in_the_browser_and_the_page_reloads(organ
 
 
 def test_a_late_arrival_starts_level_on_byes_and_does_not_sit_out_to_catch_up():
-    night = services.night_create(name="Long night", games=10)
+    night = services.night_create(name="Long night", games=10, auto_advance=False)
     register(night, 5)
     round_ = services.night_draw(night=night, seed=8)
     for _ in range(4):  # four games: four of the five have sat out once

@@ -60,6 +60,7 @@ def simulate(
         games=rounds,
         hands_per_game=hands,
         scoring=scoring,
+        auto_advance=False,  # the rehearsal closes each game itself, so arrivals can join the very next one
     )
     ruleset = rules.Ruleset.from_dict(night.rules)
     names = player_names(players + sum((arrive or {}).values()), rng)
