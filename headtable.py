@@ -53,6 +53,20 @@ def manage(*args: str, env: dict[str, str] | None = None) -> None:
     subprocess.run([str(PY), "manage.py", *args], check=True, cwd=ROOT, env=env)
 
 
+def worker_command(python: Path | str, var: Path = VAR) -> list[str]:
+    """The Celery worker with beat inside it, as the run command starts it (the worker test starts the same).
+
+    One worker with the solo pool: SQLite and the filesystem broker want a single writer, and the laptop keeps its
+    other core for the web server. Beat runs in the same process and checks the rounds' clocks every few seconds.
+    """
+    return [
+        *[str(python), "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
+        *["--beat", f"--schedule={var / 'celerybeat-schedule'}"],
+        # The filesystem broker has no broadcast: skip the worker-to-worker chatter that needs it.
+        *["--without-gossip", "--without-mingle", "--without-heartbeat", "--hostname=headtable@%h"],
+    ]
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -75,17 +89,7 @@ def run() -> int:
             cwd=ROOT,
             env=env,
         ),
-        # One worker with the solo pool: SQLite and the filesystem broker want a single writer, and a laptop
-        # has cores to spare for the web server.
-        subprocess.Popen(
-            [
-                *[str(PY), "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
-                # The filesystem broker has no broadcast: skip the worker-to-worker chatter that needs it.
-                *["--without-gossip", "--without-mingle", "--without-heartbeat", "--hostname=headtable@%h"],
-            ],
-            cwd=ROOT,
-            env=env,
-        ),
+        subprocess.Popen(worker_command(PY), cwd=ROOT, env=env),
     ]
     manage("show_addresses", "--port", port, env=env)
     say("press Ctrl-C to stop the night's server and worker")

@@ -154,6 +154,8 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+# The database is the truth about time: beat asks it every few seconds whether a bell or a start is due.
+CELERY_BEAT_SCHEDULE = {"rounds-tick": {"task": "tournament.tasks.tick", "schedule": 3.0}}
 
 LOGGING = {
     "version": 1,

@@ -59,6 +59,7 @@ def test_ensure_organizer_is_idempotent(settings, tmp_path, capsys, monkeypatch)
 def test_demo_night_loads_once_and_plays_on(capsys):
     from scoring.selectors import night_standings
     from scoring.services import HandInput, hand_record, table_finish
+
     call_command("load_demo")
     night = Night.objects.get(pk=900_001)
     assert night.entries.count() == 24

@@ -1,0 +1,180 @@
+"""The round's clock: every state change, every refusal, and the bell task run late, twice and stale."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from scoring.services import HandInput, hand_record, table_result_submit
+from tests.conftest import register
+from tournament import bell, services, tasks
+from tournament.models import Night, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def timed_night(**settings) -> Night:
+    options = {"minutes_per_game": 20, "games": 3, **settings}
+    night = services.night_create(name="Timed", **options)
+    register(night, 8)
+    return night
+
+
+def shift(round_: Round, minutes: float) -> None:
+    """Pretend time has passed: move the round's end into the past."""
+    Round.objects.filter(pk=round_.pk).update(ends_at=timezone.now() - dt.timedelta(minutes=minutes))
+    round_.refresh_from_db()
+
+
+def actions(round_: Round) -> list[str]:
+    return list(round_.events.values_list("action", flat=True))
+
+
+def test_a_timed_game_runs_from_start_to_bell_to_close_with_every_change_logged():
+    night = timed_night(auto_advance=False)
+    round_ = services.night_draw(night=night, seed=1)
+    before = timezone.now()
+    round_ = services.round_start(round_=round_)
+    assert round_.status == "playing"
+    assert before + dt.timedelta(minutes=19) < round_.ends_at <= timezone.now() + dt.timedelta(minutes=20)
+    shift(round_, 0.1)
+    assert tasks.ring_bell(round_.pk, round_.token) is True
+    round_.refresh_from_db()
+    assert (round_.status, round_.bell_cause) == ("bell", "the timer")
+    for table in (1, 2):
+        table_result_submit(round_=round_, table=table, ns_points=5, ew_points=3)
+    services.round_close(round_=round_)
+    round_.refresh_from_db()
+    assert actions(round_) == ["seated", "start", "bell", "close"]
+    assert all(event.cause for event in round_.events.all())
+
+
+def test_the_bell_task_is_harmless_early_twice_and_stale():
+    night = timed_night(auto_advance=False)
+    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    token = round_.token
+    assert tasks.ring_bell(round_.pk, token) is False  # early: the end has not come
+    shift(round_, 1)
+    assert tasks.ring_bell(round_.pk, token - 1) is False  # stale: the end moved since
+    assert tasks.ring_bell(round_.pk, token) is True
+    assert tasks.ring_bell(round_.pk, token) is False  # twice: rings once
+    round_.refresh_from_db()
+    assert actions(round_).count("bell") == 1
+
+
+def test_pause_resume_and_extend_move_the_end_and_make_old_tasks_stale():
+    night = timed_night(auto_advance=False)
+    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    first_token = round_.token
+    paused = bell.round_pause(round_=round_)
+    assert paused.ends_at is None and dt.timedelta(minutes=19) < paused.paused_left <= dt.timedelta(minutes=20)
+    with pytest.raises(ValidationError, match="Only a running timer"):
+        bell.round_pause(round_=round_)
+    extended = bell.round_extend(round_=round_, minutes=5)  # while paused: added to the time left
+    assert extended.paused_left > dt.timedelta(minutes=24)
+    resumed = bell.round_resume(round_=round_)
+    assert resumed.ends_at > timezone.now() + dt.timedelta(minutes=24)
+    shift(round_, 1)
+    assert tasks.ring_bell(round_.pk, first_token) is False  # sent for the old end
+    assert tasks.ring_bell(round_.pk, resumed.token) is True
+    assert actions(round_) == ["seated", "start", "pause", "extend", "resume", "bell"]
+    with pytest.raises(ValidationError, match="not paused"):
+        bell.round_resume(round_=round_)
+
+
+def test_the_organizers_bell_rings_once():
+    night = timed_night(minutes_per_game=None, auto_advance=False)
+    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    bell.round_ring_bell(round_=round_)
+    with pytest.raises(ValidationError, match="already rung"):
+        bell.round_ring_bell(round_=round_)
+    round_.refresh_from_db()
+    assert round_.bell_cause == "the organizer's button"
+
+
+def test_refusals_for_games_not_started_and_starting_while_the_last_is_open():
+    night = timed_night(auto_advance=False)
+    round1 = services.night_draw(night=night, seed=1)
+    with pytest.raises(ValidationError, match="not started"):
+        table_result_submit(round_=round1, table=1, ns_points=5, ew_points=3)
+    with pytest.raises(ValidationError, match="not being played"):
+        bell.round_ring_bell(round_=round1)
+    with pytest.raises(ValidationError, match="not being played"):
+        bell.round_extend(round_=round1, minutes=5)
+    services.round_start(round_=round1)
+    with pytest.raises(ValidationError, match="already started"):
+        services.round_start(round_=round1)
+    # A game seated behind an open one cannot start.
+    round2 = Round.objects.create(night=night, number=2)
+    with pytest.raises(ValidationError, match="Game 1 is still open"):
+        services.round_start(round_=round2)
+    with pytest.raises(ValidationError, match="between 1 and 120"):
+        bell.round_extend(round_=round1, minutes=0)
+
+
+def test_a_night_that_runs_by_itself_closes_and_starts_the_next_game_when_the_last_table_is_in():
+    night = timed_night()
+    round1 = services.round_start(round_=services.night_draw(night=night, seed=1))
+    table_result_submit(round_=round1, table=1, ns_points=5, ew_points=3)
+    shift(round1, 0.5)
+    tasks.tick()
+    round1.refresh_from_db()
+    assert round1.status == "bell"  # table 2 is still out
+    table_result_submit(round_=round1, table=2, ns_points=2, ew_points=6)
+    round1.refresh_from_db()
+    round2 = night.rounds.get(number=2)
+    assert round1.status == "closed" and round2.status == "playing" and round2.ends_at is not None
+    assert actions(round2) == ["seated", "start"]
+
+
+def test_the_head_tables_last_hand_rings_the_bell_for_the_whole_room():
+    night = timed_night(minutes_per_game=None)
+    round1 = services.round_start(round_=services.night_draw(night=night, seed=1))
+    for _ in range(8):
+        hand_record(round_=round1, table=1, hand=HandInput(dealer="N", makers="", maker="N", tricks=3))
+    round1.refresh_from_db()
+    assert (round1.status, round1.bell_cause) == ("bell", "the head table's hand 8")
+    hand_record(round_=round1, table=2, hand=HandInput(dealer="N", makers="", maker="E", tricks=4))
+    round1.refresh_from_db()
+    assert round1.status == "closed"  # table 2's hand at the bell was the last thing the game waited for
+
+
+def test_a_planned_break_starts_the_next_game_when_it_is_over():
+    night = timed_night(break_after=1, break_minutes=15)
+    round1 = services.round_start(round_=services.night_draw(night=night, seed=1))
+    for table in (1, 2):
+        table_result_submit(round_=round1, table=table, ns_points=5, ew_points=3)
+    bell.round_ring_bell(round_=round1)
+    round2 = night.rounds.get(number=2)
+    assert round2.status == "seated"
+    assert timezone.now() + dt.timedelta(minutes=14) < round2.starts_at
+    assert tasks.start_round(round2.pk, round2.token) is False  # not yet
+    Round.objects.filter(pk=round2.pk).update(starts_at=timezone.now() - dt.timedelta(seconds=1))
+    assert tasks.tick() == {"rung": 0, "started": 1}
+    round2.refresh_from_db()
+    assert round2.status == "playing"
+    assert tasks.start_round(round2.pk, round2.token) is False  # twice: starts once
+
+
+def test_tick_catches_up_on_every_due_bell():
+    nights = [timed_night(auto_advance=False) for _ in range(3)]
+    rounds = [services.round_start(round_=services.night_draw(night=n, seed=1)) for n in nights]
+    for round_ in rounds[:2]:
+        shift(round_, 3)
+    assert tasks.tick() == {"rung": 2, "started": 0}
+    assert [Round.objects.get(pk=r.pk).status for r in rounds] == ["bell", "bell", "playing"]
+    assert tasks.tick() == {"rung": 0, "started": 0}
+
+
+def test_tasks_are_sent_on_commit_for_the_new_end(django_capture_on_commit_callbacks):
+    night = timed_night(auto_advance=False)
+    round_ = services.night_draw(night=night, seed=1)
+    with django_capture_on_commit_callbacks() as callbacks:
+        round_ = services.round_start(round_=round_)
+    assert len(callbacks) == 1
+    with django_capture_on_commit_callbacks() as callbacks:
+        bell.round_extend(round_=round_, minutes=2)
+    assert len(callbacks) == 1

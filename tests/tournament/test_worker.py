@@ -1,0 +1,113 @@
+"""A real Celery worker on the embedded (filesystem) broker rings the bell, and catches up after a restart.
+
+Everything runs in separate processes on a throwaway SQLite file and broker folder, as on the venue laptop.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from headtable import worker_command
+
+ROOT = Path(__file__).resolve().parents[2]
+SETUP = """
+import datetime as dt
+from django.utils import timezone
+from tournament import services
+from tournament.models import Round
+night = services.night_create(name="Worker test", games=3, minutes_per_game=30, auto_advance=False)
+services.players_register(night=night, names=[f"Player {n}" for n in range(1, 9)])
+round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+# Bring the end near: as the organizer's extend would, with a new token and a task sent for it.
+from tournament import bell
+near = timezone.now() + dt.timedelta(seconds={seconds}) - dt.timedelta(minutes=1)
+Round.objects.filter(pk=round_.pk).update(ends_at=near)
+bell.round_extend(round_=round_, minutes=1)
+print(round_.pk)
+"""
+
+
+@pytest.fixture
+def venue(tmp_path):
+    env = {
+        **os.environ,
+        "HEADTABLE_VAR_DIR": str(tmp_path),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'night.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    return tmp_path, env
+
+
+def round_in(venue, seconds: float) -> int:
+    _, env = venue
+    code = SETUP.replace("{seconds}", str(seconds))
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+    return int(out.stdout.decode().split()[-1])
+
+
+def status(venue, round_id: int) -> tuple[str, str]:
+    with sqlite3.connect(venue[0] / "night.sqlite3") as db:
+        return db.execute("select status, bell_cause from tournament_round where id = ?", (round_id,)).fetchone()
+
+
+def start_worker(venue) -> subprocess.Popen:
+    tmp_path, env = venue
+    return subprocess.Popen(
+        worker_command(sys.executable, tmp_path),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def wait_for_bell(venue, round_id: int, seconds: float) -> tuple[str, str]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        row = status(venue, round_id)
+        if row[0] == "bell":
+            return row
+        time.sleep(0.3)
+    return status(venue, round_id)
+
+
+def stop(worker: subprocess.Popen, sig=signal.SIGTERM) -> None:
+    os.killpg(worker.pid, sig)
+    worker.wait(timeout=20)
+
+
+def test_the_worker_rings_the_bell_when_the_timer_ends(venue):
+    worker = start_worker(venue)
+    try:
+        round_id = round_in(venue, seconds=6)
+        assert status(venue, round_id)[0] == "playing"
+        assert wait_for_bell(venue, round_id, seconds=25) == ("bell", "the timer")
+    finally:
+        stop(worker)
+
+
+def test_a_killed_worker_catches_up_when_it_starts_again(venue):
+    worker = start_worker(venue)
+    round_id = round_in(venue, seconds=4)
+    time.sleep(1)
+    stop(worker, signal.SIGKILL)  # the laptop's worker dies before the bell
+    time.sleep(5)
+    assert status(venue, round_id)[0] == "playing"  # nobody rang it meanwhile
+    worker = start_worker(venue)
+    try:
+        assert wait_for_bell(venue, round_id, seconds=20) == ("bell", "the timer")
+    finally:
+        stop(worker)
