@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from scoring.models import TableResult
 
@@ -200,3 +201,112 @@ def players_in_play(night: Night, round_: Round | None) -> list[dict]:
             where = "joins next game"
         rows.append({"entry": entry, "where": where})
     return rows
+
+
+@dataclass
+class Room:
+    """What the room display and the players' phones show, for one night, right now."""
+
+    night: Night
+    round: Round | None
+    stamp: str  # changes whenever anything the room sees changes
+    state: str  # "waiting", "seated", "break", "playing", "bell", "finished"
+    headline: str
+    detail: str
+    tables_in: int = 0
+    tables: int = 0
+    finder: list[SeatFinder] = field(default_factory=list)
+
+
+def night_stamp(night_id: int) -> str | None:
+    """The night's change stamp (one query): all a poll needs to say "nothing new"."""
+    changed = Night.objects.filter(pk=night_id).values_list("changed_at", flat=True).first()
+    return None if changed is None else f"{changed.timestamp():.6f}"
+
+
+def room(night: Night) -> Room:
+    current = current_round(night)
+    stamp = f"{night.changed_at.timestamp():.6f}"
+    if night.status == Night.Status.FINISHED:
+        return Room(night, current, stamp, "finished", "Thank you for playing!", f"All {night.games} games played.")
+    if current is None:
+        return Room(night, None, stamp, "waiting", night.name, "The seating is drawn once everyone is registered.")
+    finished = TableResult.objects.filter(round=current, status=TableResult.Status.FINAL).count()
+    tables = current.seatings.values("table").distinct().count()
+    finder = seat_finder(current)
+    base = {"night": night, "round": current, "stamp": stamp, "tables_in": finished, "tables": tables}
+    number = f"Game {current.number} of {night.games}"
+    if current.status == Round.Status.SEATED and current.starts_at:
+        return Room(
+            **base, state="break", headline="Break", detail=f"{number} starts at the end of the break.", finder=finder
+        )
+    if current.status == Round.Status.SEATED:
+        return Room(
+            **base, state="seated", headline=number, detail="Find your seat: the game starts soon.", finder=finder
+        )
+    if current.status == Round.Status.BELL:
+        return Room(
+            **base,
+            state="bell",
+            headline="BELL — finish the hand you are playing",
+            detail=f"Scores in: {finished} of {tables} tables",
+            finder=finder,
+        )
+    detail = (
+        f"Scores in: {finished} of {tables} tables"
+        if current.ends_at or current.paused_left
+        else f"The head table's hand {night.hands_per_game} rings the bell"
+    )
+    return Room(**base, state="playing", headline=number, detail=detail, finder=finder)
+
+
+@dataclass(frozen=True)
+class PlayerPlace:
+    """One player's place now and in the next game, for their phone."""
+
+    name: str
+    now: SeatFinder | None
+    next: SeatFinder | None
+
+
+def player_place(night: Night, player_id: int) -> PlayerPlace | None:
+    entry = night.entries.filter(player_id=player_id, player__house=False).select_related("player").first()
+    if entry is None:
+        return None
+    rounds = list(night.rounds.order_by("-number")[:2])
+    current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
+    seated_next = next((r for r in rounds if r.status == Round.Status.SEATED), None)
+
+    def place(round_: Round | None) -> SeatFinder | None:
+        if round_ is None:
+            return None
+        return next((line for line in seat_finder(round_) if line.name == entry.player.name), None)
+
+    now = place(current if current and current.status != Round.Status.SEATED else None)
+    return PlayerPlace(entry.player.name, now, place(seated_next))
+
+
+def find_players(night: Night, query: str) -> list[Entry]:
+    """Players of the night whose name contains `query` (case and spacing ignored)."""
+    key = " ".join(query.split()).casefold()
+    if not key:
+        return []
+    return [e for e in night_entries(night) if key in e.player.name_key]
+
+
+def clock(round_: Round | None) -> dict:
+    """The numbers a countdown needs: the stored end (or planned start), the warning, and the server's now."""
+    now = timezone.now()
+    if round_ is None:
+        return {"server_now_ms": int(now.timestamp() * 1000)}
+    target = round_.ends_at if round_.status == Round.Status.PLAYING else round_.starts_at
+    left = (target - now) if target else round_.paused_left
+    seconds = max(0, int(left.total_seconds())) if left is not None else 0
+    return {
+        "round": round_,
+        "server_now_ms": int(now.timestamp() * 1000),
+        "ends_ms": int(round_.ends_at.timestamp() * 1000) if round_.ends_at else None,
+        "starts_ms": int(round_.starts_at.timestamp() * 1000) if round_.starts_at else None,
+        "warn_ms": round_.night.warning_minutes * 60_000,
+        "left_text": f"{seconds // 60}:{seconds % 60:02d}",
+    }

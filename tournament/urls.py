@@ -23,4 +23,11 @@ urlpatterns = [
     path("nights/<int:night_id>/standings.pdf", sheets.standings_pdf, name="standings_pdf"),
     path("nights/<int:night_id>/tally-cards.pdf", sheets.tally_cards_pdf, name="tally_cards_pdf"),
     path("public/nights/<int:night_id>/", public.public_night, name="public_night"),
+    path("public/nights/<int:night_id>/display/", public.room_display, name="room_display"),
+    path("public/nights/<int:night_id>/me/", public.player_find, name="player_find"),
+    path("public/nights/<int:night_id>/me/<int:player_id>/", public.player_page, name="player_page"),
+    path("nights/<int:night_id>/games/<int:number>/bell/", rounds.round_bell, name="round_bell"),
+    path("nights/<int:night_id>/games/<int:number>/pause/", rounds.round_pause, name="round_pause"),
+    path("nights/<int:night_id>/games/<int:number>/resume/", rounds.round_resume, name="round_resume"),
+    path("nights/<int:night_id>/games/<int:number>/extend/", rounds.round_extend, name="round_extend"),
 ]

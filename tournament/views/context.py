@@ -49,6 +49,7 @@ def round_context(night: Night, *, round_errors: list[str] | None = None) -> dic
         "night": night,
         "round_view": view,
         "byes": selectors.round_byes(current) if current else [],
+        **selectors.clock(current),
         "table_forms": [(table, score_form(table)) for table in view.tables] if view else [],
         "round_errors": round_errors or [],
         "standings": night_standings(night),

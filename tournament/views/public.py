@@ -1,8 +1,13 @@
-"""Read-only pages anyone in the room may open: where to sit and the standings."""
+"""Read-only pages anyone in the room may open: where to sit, the room display, a player's own page.
+
+Each polls itself every few seconds with the stamp it was drawn from; while nothing has changed the answer is
+an empty 204 from one query, so a hall full of phones costs next to nothing.
+"""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
 from scoring.selectors import night_standings
@@ -11,11 +16,19 @@ from .. import selectors
 from ..models import Night
 
 
+def _unchanged(request, night_id: int) -> bool:
+    since = request.GET.get("since")
+    return bool(request.htmx and since and since == selectors.night_stamp(night_id))
+
+
 def public_night(request, night_id: int):
+    if _unchanged(request, night_id):
+        return HttpResponse(status=204)
     night = get_object_or_404(Night, pk=night_id)
     current = selectors.current_round(night)
     context = {
         "night": night,
+        "stamp": f"{night.changed_at.timestamp():.6f}",
         "round": current,
         "round_view": selectors.round_view(current) if current else None,
         "finder": selectors.seat_finder(current) if current else [],
@@ -23,3 +36,42 @@ def public_night(request, night_id: int):
     }
     template = "tournament/public_night.html"
     return TemplateResponse(request, f"{template}#public_body" if request.htmx else template, context)
+
+
+def room_display(request, night_id: int):
+    """The full-screen page for a projector or TV."""
+    if _unchanged(request, night_id):
+        return HttpResponse(status=204)
+    night = get_object_or_404(Night, pk=night_id)
+    room = selectors.room(night)
+    context = {"night": night, "room": room, **selectors.clock(room.round)}
+    if room.state in ("seated", "break", "finished") or (room.round and room.round.number > 1):
+        context["standings"] = night_standings(night)
+    template = "tournament/room_display.html"
+    return TemplateResponse(request, f"{template}#room" if request.htmx else template, context)
+
+
+def player_find(request, night_id: int):
+    """A player finds themselves by name (or by their number, as printed on the tally card)."""
+    night = get_object_or_404(Night, pk=night_id)
+    query = request.GET.get("q", "").strip()
+    if query.isdigit() and night.entries.filter(player_id=int(query), player__house=False).exists():
+        return redirect("tournament:player_page", night.pk, int(query))
+    matches = selectors.find_players(night, query)
+    if len(matches) == 1:
+        return redirect("tournament:player_page", night.pk, matches[0].player_id)
+    context = {"night": night, "query": query, "matches": matches}
+    return TemplateResponse(request, "tournament/player_find.html", context)
+
+
+def player_page(request, night_id: int, player_id: int):
+    if _unchanged(request, night_id):
+        return HttpResponse(status=204)
+    night = get_object_or_404(Night, pk=night_id)
+    place = selectors.player_place(night, player_id)
+    if place is None:
+        return redirect("tournament:player_find", night.pk)
+    room = selectors.room(night)
+    context = {"night": night, "place": place, "room": room, "player_id": player_id, **selectors.clock(room.round)}
+    template = "tournament/player_page.html"
+    return TemplateResponse(request, f"{template}#mine" if request.htmx else template, context)

@@ -8,7 +8,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import services
+from .. import bell, services
 from ..models import Night, Round
 from ..permissions import organizer_required
 from .context import night_context, players_context, round_context
@@ -34,10 +34,10 @@ def night_draw(request, night_id: int):
     return _done(request, night)
 
 
-def _round_action(request, night_id: int, number: int, action):
+def _round_action(request, night_id: int, number: int, action, **options):
     round_ = get_object_or_404(Round, night_id=night_id, number=number)
     try:
-        action(round_=round_)
+        action(round_=round_, by=request.user, **options)
     except ValidationError as error:
         context = round_context(round_.night, round_errors=error.messages)
         if request.htmx:
@@ -56,3 +56,31 @@ def round_start(request, night_id: int, number: int):
 @require_POST
 def round_close(request, night_id: int, number: int):
     return _round_action(request, night_id, number, services.round_close)
+
+
+@organizer_required
+@require_POST
+def round_bell(request, night_id: int, number: int):
+    return _round_action(request, night_id, number, bell.round_ring_bell)
+
+
+@organizer_required
+@require_POST
+def round_pause(request, night_id: int, number: int):
+    return _round_action(request, night_id, number, bell.round_pause)
+
+
+@organizer_required
+@require_POST
+def round_resume(request, night_id: int, number: int):
+    return _round_action(request, night_id, number, bell.round_resume)
+
+
+@organizer_required
+@require_POST
+def round_extend(request, night_id: int, number: int):
+    try:
+        minutes = int(request.POST.get("minutes", ""))
+    except ValueError:
+        minutes = 0
+    return _round_action(request, night_id, number, bell.round_extend, minutes=minutes)
