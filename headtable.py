@@ -53,6 +53,15 @@ def manage(*args: str, env: dict[str, str] | None = None) -> None:
     subprocess.run([str(PY), "manage.py", *args], check=True, cwd=ROOT, env=env)
 
 
+def server_command(python: Path | str, port: str, host: str = "0.0.0.0") -> list[str]:
+    """The web server as the run command starts it (the polling benchmark starts the same)."""
+    return [
+        *[str(python), "-m", "waitress", f"--listen={host}:{port}", "--threads=8"],
+        # A hall of phones polling: room for many short connections at once.
+        *["--connection-limit=1000", "--channel-timeout=30", "config.wsgi:application"],
+    ]
+
+
 def worker_command(python: Path | str, var: Path = VAR) -> list[str]:
     """The Celery worker with beat inside it, as the run command starts it (the worker test starts the same).
 
@@ -84,11 +93,7 @@ def run() -> int:
     manage("ensure_organizer", env=env)
     port = env.get("PORT", "8000")
     children = [
-        subprocess.Popen(
-            [str(PY), "-m", "waitress", f"--listen=0.0.0.0:{port}", "--threads=8", "config.wsgi:application"],
-            cwd=ROOT,
-            env=env,
-        ),
+        subprocess.Popen(server_command(PY, port), cwd=ROOT, env=env),
         subprocess.Popen(worker_command(PY), cwd=ROOT, env=env),
     ]
     manage("show_addresses", "--port", port, env=env)
