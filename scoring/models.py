@@ -93,3 +93,69 @@ class Hand(models.Model):
             bid=self.bid,
             pepper=self.pepper or None,
         )
+
+
+class TableLink(models.Model):
+    """The unguessable link printed on a table's card: it reaches that table's entry in the current game only."""
+
+    night = models.ForeignKey("tournament.Night", on_delete=models.CASCADE, related_name="table_links")
+    table = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=40, unique=True)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["night", "table", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night", "table"], condition=models.Q(active=True), name="one_live_link_per_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table} link of {self.night}"
+
+
+class Submission(models.Model):
+    """One entry of a table's game score, kept for ever: who, when, from which role, what it said, what became of it.
+
+    Scores typed at the table are drafts until the other side confirms; the keeper's and organizer's entries apply
+    at once. `key` is the form's one-time key, so the same form posted twice is stored once.
+    """
+
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", "organizer"
+        KEEPER = "keeper", "score keeper"
+        TABLE = "table", "the table"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "waiting for the other side"
+        CONFIRMED = "confirmed", "confirmed by the other side"
+        DISPUTED = "disputed", "the two sides disagree"
+        APPLIED = "applied", "entered"
+        SUPERSEDED = "superseded", "replaced by a later entry"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="submissions")
+    table = models.PositiveSmallIntegerField()
+    number = models.PositiveIntegerField()  # 1, 2, 3 … for this table in this game
+    role = models.CharField(max_length=10, choices=Role.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    side = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True, help_text="The side that entered it.")
+    ns_points = models.SmallIntegerField()
+    ew_points = models.SmallIntegerField()
+    last_hand_winner = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    reason = models.CharField(max_length=200, blank=True)
+    before = models.CharField(max_length=40, blank=True, help_text="The score this entry replaced, if any.")
+    confirmed_by = models.CharField(max_length=80, blank=True)
+    key = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table", "number"], name="submission_number_once_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table}, {self.round}: {self.ns_points}–{self.ew_points} ({self.get_status_display()})"

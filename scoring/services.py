@@ -7,6 +7,7 @@ winner and whether the game is in.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,7 +19,7 @@ from tournament import bell
 from tournament.models import Night, Round, Seating
 
 from . import rules
-from .models import Hand, TableResult
+from .models import Hand, Submission, TableResult
 
 HEAD_TABLE = 1
 # Tables other than the head table deal until the bell; this only stops a runaway entry.
@@ -114,26 +115,19 @@ def _total_hands(result: TableResult, round_: Round) -> None:
         _decide(result, round_, last_winner)
 
 
-@transaction.atomic
-def table_result_submit(
-    *,
-    round_: Round,
-    table: int,
-    ns_points: int,
-    ew_points: int,
-    last_hand_winner: str | None = None,
-    hands_played: int | None = None,
-    expected_version: int | None = None,
-    user=None,
-) -> TableResult:
-    """Record one table's game from its two totals (a paper score sheet). The game is then in.
+def _lock_round_for_scores(round_: Round, *, correction: bool) -> Round:
+    """Lock the round: open for scores, or (a correction with a reason) closed as well."""
+    round_ = Round.objects.select_for_update().select_related("night").get(pk=round_.pk)
+    if round_.status == Round.Status.SEATED:
+        raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
+    if round_.status == Round.Status.CLOSED and not correction:
+        raise ValidationError(
+            {"__all__": f"Game {round_.number} is closed: a change now is a correction and needs a reason."}
+        )
+    return round_
 
-    `expected_version` is the version of the result the person was looking at (None for a first entry); a result
-    changed since is refused rather than overwritten.
-    """
-    round_ = _open_round(round_)
-    _check_table(round_, table)
-    night = round_.night
+
+def _check_totals(night: Night, ns_points: int, ew_points: int, hands_played: int | None) -> None:
     ruleset = night_rules(night)
     hands = night.hands_per_game if hands_played is None else hands_played
     if not 1 <= hands <= night.hands_per_game * MAX_HANDS_FACTOR:
@@ -146,8 +140,55 @@ def table_result_submit(
         except rules.ScoringError as error:
             raise ValidationError({name: str(error)}) from error
 
+
+def _record(round_: Round, table: int, **fields) -> Submission:
+    last = Submission.objects.filter(round=round_, table=table).order_by("-number").first()
+    return Submission.objects.create(round=round_, table=table, number=(last.number + 1) if last else 1, **fields)
+
+
+def _settle_drafts(round_: Round, table: int) -> None:
+    """A score entered or confirmed settles whatever the table had typed before."""
+    Submission.objects.filter(
+        round=round_, table=table, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
+    ).update(status=Submission.Status.SUPERSEDED)
+
+
+def new_key() -> str:
+    """A one-time key for a score form, so the same form posted twice is stored once."""
+    return secrets.token_urlsafe(24)
+
+
+@transaction.atomic
+def table_result_submit(
+    *,
+    round_: Round,
+    table: int,
+    ns_points: int,
+    ew_points: int,
+    last_hand_winner: str | None = None,
+    hands_played: int | None = None,
+    expected_version: int | None = None,
+    user=None,
+    role: str = Submission.Role.ORGANIZER,
+    key: str | None = None,
+    reason: str = "",
+    side: str = "",
+    confirmed_by: str = "",
+) -> TableResult:
+    """Record one table's game from its two totals. The game is then in, and the entry kept as a submission.
+
+    `expected_version` is the version of the result the person was looking at (None for a first entry); a result
+    changed since is refused rather than overwritten. `key` makes a repeated post harmless. After the game is
+    closed a change is a correction: it needs a `reason`, and the seating already played stays.
+    """
+    if key and Submission.objects.filter(key=key).exists():
+        return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
+    reason = " ".join(reason.split())
+    round_ = _lock_round_for_scores(round_, correction=bool(reason))
+    _check_table(round_, table)
+    _check_totals(round_.night, ns_points, ew_points, hands_played)
     result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
-    if result is not None and result.entry == TableResult.Entry.HANDS and result.hands.exists():
+    if result is not None and result.entry == TableResult.Entry.HANDS and result.hands.exists() and not reason:
         raise ValidationError(
             {"__all__": f"Table {table} is entering hand by hand ({result.hands.count()} hands so far)."}
         )
@@ -158,10 +199,13 @@ def table_result_submit(
                 "entered since this form was opened. Check it before changing it."
             }
         )
+    before = f"{result.ns_points}–{result.ew_points}" if result else ""
     if result is None:
         result = TableResult(round=round_, table=table, version=1)
     else:
         result.version += 1
+    if result.entry == TableResult.Entry.HANDS and result.pk:
+        result.hands.all().delete()  # a correction of a hand-by-hand game replaces its hands by the total
     result.ns_points, result.ew_points = ns_points, ew_points
     result.hands_played = hands_played
     result.entry = TableResult.Entry.TOTALS
@@ -170,8 +214,145 @@ def table_result_submit(
     result.entered_by = user if getattr(user, "is_authenticated", False) else None
     result.full_clean(validate_unique=False)
     result.save()
-    _after_score(round_)
+    _settle_drafts(round_, table)
+    _record(
+        round_,
+        table,
+        role=role,
+        user=result.entered_by,
+        side=side,
+        ns_points=ns_points,
+        ew_points=ew_points,
+        last_hand_winner=last_hand_winner or "",
+        status=Submission.Status.CONFIRMED if confirmed_by else Submission.Status.APPLIED,
+        reason=reason,
+        before=before,
+        confirmed_by=confirmed_by,
+        key=key or new_key(),
+    )
+    if round_.status == Round.Status.CLOSED:
+        Night.touch(round_.night_id)
+    else:
+        _after_score(round_)
     return result
+
+
+def _seated(round_: Round, table: int) -> dict[str, Seating]:
+    return {s.seat: s for s in Seating.objects.filter(round=round_, table=table).select_related("player")}
+
+
+@transaction.atomic
+def table_draft_submit(
+    *,
+    round_: Round,
+    table: int,
+    side: str,
+    ns_points: int,
+    ew_points: int,
+    last_hand_winner: str | None = None,
+    key: str | None = None,
+) -> Submission:
+    """A score typed on the table's phone by one side. It counts once the other side confirms it (or, when the
+    night does not ask for confirmation, at once). Two different scores from the two sides are a dispute for the
+    keeper, never settled silently."""
+    if key and (earlier := Submission.objects.filter(key=key).first()):
+        return earlier
+    round_ = _lock_round_for_scores(round_, correction=False)
+    _check_table(round_, table)
+    if side not in ("NS", "EW"):
+        raise ValidationError({"side": "Say which side you are: N–S or E–W."})
+    _check_totals(round_.night, ns_points, ew_points, None)
+    if last_hand_winner not in ("NS", "EW") and ns_points == ew_points and round_.night.tie_rule == "last_hand":
+        raise ValidationError({"last_hand_winner": "The game is tied: say which team won the last hand."})
+    result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
+    if result is not None and result.status == TableResult.Status.FINAL:
+        raise ValidationError(
+            {
+                "__all__": f"Table {table}'s score is in: {result.ns_points}–{result.ew_points}. "
+                "Ask the keeper to change it."
+            }
+        )
+    if not round_.night.confirm_results:
+        table_result_submit(
+            round_=round_,
+            table=table,
+            ns_points=ns_points,
+            ew_points=ew_points,
+            last_hand_winner=last_hand_winner,
+            expected_version=result.version if result else None,
+            role=Submission.Role.TABLE,
+            key=key,
+            side=side,
+        )
+        return Submission.objects.get(key=key) if key else Submission.objects.filter(round=round_, table=table).last()
+    waiting = list(
+        Submission.objects.select_for_update().filter(
+            round=round_, table=table, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
+        )
+    )
+    other = [d for d in waiting if d.side != side]
+    same = [d for d in waiting if d.side == side]
+    Submission.objects.filter(pk__in=[d.pk for d in same]).update(status=Submission.Status.SUPERSEDED)
+    draft = _record(
+        round_,
+        table,
+        role=Submission.Role.TABLE,
+        side=side,
+        ns_points=ns_points,
+        ew_points=ew_points,
+        last_hand_winner=last_hand_winner or "",
+        status=Submission.Status.DRAFT,
+        key=key or new_key(),
+    )
+    if other:
+        theirs = other[-1]
+        if (theirs.ns_points, theirs.ew_points) == (ns_points, ew_points):
+            _apply_draft(round_, table, theirs, confirmed_by=f"{side[0]}–{side[1]} entered the same score")
+            draft.status = Submission.Status.CONFIRMED
+        else:
+            Submission.objects.filter(pk=theirs.pk).update(status=Submission.Status.DISPUTED)
+            draft.status = Submission.Status.DISPUTED
+        draft.save(update_fields=["status"])
+    Night.touch(round_.night_id)
+    return draft
+
+
+def _apply_draft(round_: Round, table: int, draft: Submission, *, confirmed_by: str) -> None:
+    result = TableResult.objects.filter(round=round_, table=table).first()
+    table_result_submit(
+        round_=round_,
+        table=table,
+        ns_points=draft.ns_points,
+        ew_points=draft.ew_points,
+        last_hand_winner=draft.last_hand_winner or None,
+        expected_version=result.version if result else None,
+        role=Submission.Role.TABLE,
+        side=draft.side,
+        confirmed_by=confirmed_by,
+    )
+    Submission.objects.filter(pk=draft.pk).update(status=Submission.Status.CONFIRMED, confirmed_by=confirmed_by)
+
+
+@transaction.atomic
+def table_draft_confirm(*, round_: Round, table: int, draft_number: int, player_number: int) -> TableResult:
+    """The other side confirms a draft with one of their player numbers (from their tally cards)."""
+    round_ = _lock_round_for_scores(round_, correction=False)
+    draft = (
+        Submission.objects.select_for_update()
+        .filter(round=round_, table=table, number=draft_number, status=Submission.Status.DRAFT)
+        .first()
+    )
+    if draft is None:
+        raise ValidationError({"__all__": "That score is no longer waiting to be confirmed: reload the page."})
+    seated = _seated(round_, table)
+    confirmers = {seated[seat].player_id: seated[seat].player.name for seat in rules.SEATS_OF[rules.other(draft.side)]}
+    if player_number not in confirmers:
+        other = rules.other(draft.side)
+        raise ValidationError(
+            {"player_number": f"Enter the number of a player sitting {other[0]}–{other[1]} at this table."}
+        )
+    _apply_draft(round_, table, draft, confirmed_by=confirmers[player_number])
+    return TableResult.objects.get(round=round_, table=table)
 
 
 def _hand_result(round_: Round, table: int) -> TableResult:

@@ -106,6 +106,12 @@ class Night(models.Model):
     break_minutes = models.PositiveSmallIntegerField(
         "break length (minutes)", default=15, validators=[MinValueValidator(1), MaxValueValidator(120)]
     )
+    confirm_results = models.BooleanField(
+        "the other side confirms scores entered at the table",
+        default=True,
+        help_text="Switch off for small friendly nights: a score entered on a table's phone then counts at once.",
+    )
+    keepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="kept_nights")
     # Bumped by every service that changes what the room sees; the room display and phones poll it.
     changed_at = models.DateTimeField(default=timezone.now)
     scoring = models.CharField("scoring preset", max_length=30, choices=list(PRESET_LABELS.items()), default="standard")
