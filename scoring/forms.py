@@ -56,3 +56,53 @@ class RulesForm(forms.Form):
     def numbers(self) -> dict:
         names = {name for name, _, _ in rules.rule_fields()}
         return {name: value for name, value in self.cleaned_data.items() if name in names}
+
+
+class TableScoreForm(forms.Form):
+    """The game score typed on the table's phone, by one side."""
+
+    side = forms.ChoiceField(
+        label="Who is entering?",
+        choices=[("NS", "We are N–S"), ("EW", "We are E–W")],
+        widget=forms.RadioSelect,
+        error_messages={"required": "Say which side you are."},
+    )
+    ns_points = forms.IntegerField(label="N–S points", min_value=-999, max_value=999, error_messages=POINT_ERRORS)
+    ew_points = forms.IntegerField(label="E–W points", min_value=-999, max_value=999, error_messages=POINT_ERRORS)
+    last_hand_winner = forms.ChoiceField(
+        label="If tied, who won the last hand?",
+        choices=[("", "—"), ("NS", "N–S"), ("EW", "E–W")],
+        required=False,
+    )
+    key = forms.CharField(widget=forms.HiddenInput())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("ns_points", "ew_points"):
+            self.fields[name].widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"})
+
+
+class ConfirmForm(forms.Form):
+    """The other side confirms a score with one of their player numbers."""
+
+    draft = forms.IntegerField(widget=forms.HiddenInput())
+    player_number = forms.IntegerField(
+        label="Your player number (on your tally card)",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        error_messages={"required": "Enter your player number.", "invalid": "A player number is a whole number."},
+    )
+
+
+class DeskForm(ScoreForm):
+    """A keeper's line for one table: the totals, and after the game closed, why it changes."""
+
+    key = forms.CharField(widget=forms.HiddenInput())
+
+    def __init__(self, *args, closed: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if closed:
+            self.fields["reason"] = forms.CharField(
+                label="Why the change (the game is closed)",
+                max_length=200,
+                error_messages={"required": "A correction after the game closed needs a reason."},
+            )

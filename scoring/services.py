@@ -19,7 +19,7 @@ from tournament import bell
 from tournament.models import Night, Round, Seating
 
 from . import rules
-from .models import Hand, Submission, TableResult
+from .models import Hand, Submission, TableLink, TableResult
 
 HEAD_TABLE = 1
 # Tables other than the head table deal until the bell; this only stops a runaway entry.
@@ -522,3 +522,22 @@ def night_rules_update(*, night: Night, preset: str, numbers: Mapping[str, Any],
         result.version += 1
         result.save()
     return len(hands)
+
+
+@transaction.atomic
+def table_links_ensure(*, night: Night) -> list[TableLink]:
+    """A live link for every table of the night's latest game (made once, kept until regenerated)."""
+    current = night.rounds.order_by("-number").first()
+    tables = set(current.seatings.values_list("table", flat=True)) if current else set()
+    have = set(TableLink.objects.filter(night=night, active=True).values_list("table", flat=True))
+    TableLink.objects.bulk_create(
+        TableLink(night=night, table=table, token=secrets.token_urlsafe(18)) for table in sorted(tables - have)
+    )
+    return list(TableLink.objects.filter(night=night, active=True).order_by("table"))
+
+
+@transaction.atomic
+def table_link_regenerate(*, night: Night, table: int) -> TableLink:
+    """A new link for one table; the old one stops working at once."""
+    TableLink.objects.select_for_update().filter(night=night, table=table, active=True).update(active=False)
+    return TableLink.objects.create(night=night, table=table, token=secrets.token_urlsafe(18))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import hands, results, rules
+from .views import desk, hands, results, rules, table
 
 app_name = "scoring"
 
@@ -13,4 +13,18 @@ urlpatterns = [
     path(f"{TABLE}hands/undo/", hands.hand_undo, name="hand_undo"),
     path(f"{TABLE}finish/", hands.table_finish, name="table_finish"),
     path("nights/<int:night_id>/rules/", rules.night_rules, name="night_rules"),
+    path("nights/<int:night_id>/desk/", desk.keeper_desk, name="keeper_desk"),
+    path(f"{TABLE}desk/", desk.desk_save, name="desk_save"),
+    path("nights/<int:night_id>/games/<int:number>/desk-close/", desk.desk_close, name="desk_close"),
+    path(f"{TABLE}history/", desk.table_history, name="table_history"),
+    path("nights/<int:night_id>/tables/", desk.table_links, name="table_links"),
+    path("nights/<int:night_id>/tables/<int:table>/qr.svg", desk.table_qr, name="table_qr"),
+    path("nights/<int:night_id>/tables/<int:table>/regenerate/", desk.link_regenerate, name="link_regenerate"),
+    path("t/<str:token>/", table.table_link, name="table_link"),
+    path("t/<str:token>/score/", table.link_submit, name="link_submit"),
+    path("t/<str:token>/confirm/", table.link_confirm, name="link_confirm"),
+    path("t/<str:token>/hands/", table.link_hands, name="link_hands"),
+    path("t/<str:token>/hands/add/", table.link_hand_add, name="link_hand_add"),
+    path("t/<str:token>/hands/undo/", table.link_hand_undo, name="link_hand_undo"),
+    path("t/<str:token>/finish/", table.link_finish, name="link_finish"),
 ]

@@ -43,6 +43,7 @@ class NightForm(forms.ModelForm):
             "break_minutes",
             "scoring",
             "tie_rule",
+            "confirm_results",
             "paper",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
@@ -77,3 +78,10 @@ class RosterPickForm(forms.Form):
         super().__init__(*args, **kwargs)
         if queryset is not None:
             self.fields["players"].queryset = queryset
+
+
+class KeeperForm(forms.Form):
+    username = forms.CharField(label="Keeper's login name", max_length=150)
+    password = forms.CharField(
+        label="Password (for a new keeper)", required=False, widget=forms.PasswordInput(render_value=False)
+    )

@@ -58,8 +58,10 @@ class SeatFinder:
 
 
 def nights_for(user) -> QuerySet[Night]:
+    """Every night for an organizer; the nights a score keeper keeps for anyone else."""
     here = Q(entries__checked_in=True, entries__active=True, entries__player__house=False)
-    return Night.objects.annotate(players=Count("entries", filter=here)).order_by("-date", "-id")
+    nights = Night.objects.all() if user.is_staff else Night.objects.filter(keepers=user)
+    return nights.annotate(players=Count("entries", filter=here, distinct=True)).order_by("-date", "-id")
 
 
 def night_entries(night: Night) -> list[Entry]:

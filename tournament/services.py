@@ -6,6 +6,7 @@ import datetime as dt
 import secrets
 from collections.abc import Iterable, Sequence
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -44,6 +45,7 @@ def night_create(
     break_minutes: int = 15,
     scoring: str = "standard",
     tie_rule: str = "last_hand",
+    confirm_results: bool = True,
     paper: str = Night.Paper.LETTER,
     created_by=None,
 ) -> Night:
@@ -66,6 +68,7 @@ def night_create(
         scoring=scoring,
         rules=PRESETS.get(scoring, STANDARD).as_dict(),
         tie_rule=tie_rule,
+        confirm_results=confirm_results,
         paper=paper,
         created_by=created_by,
     )
@@ -419,3 +422,31 @@ def seating_swap(*, round_: Round, player: int, other: int) -> None:
         Seating.objects.filter(pk=seated.pk).update(player_id=sitting)
         Bye.objects.filter(round=round_, player_id=sitting).update(player_id=out)
     Night.touch(round_.night_id)
+
+
+@transaction.atomic
+def keeper_add(*, night: Night, username: str, password: str = "") -> User:
+    """Give a person score-keeping rights on this night, making their account if it is new."""
+    username = username.strip()
+    if not username:
+        raise ValidationError({"username": "Type a name to log in with."})
+    user = User.objects.filter(username__iexact=username).first()
+    if user is None:
+        if len(password) < 8:
+            raise ValidationError({"password": "A new keeper needs a password of at least 8 characters."})
+        user = User(username=username)
+        user.set_password(password)
+        try:
+            user.full_clean(exclude=["password"])
+        except ValidationError as error:
+            raise ValidationError({"username": error.messages}) from error
+        user.save()
+    elif user.is_staff:
+        raise ValidationError({"username": f"{user.username} is an organizer and can already keep score."})
+    night.keepers.add(user)
+    return user
+
+
+@transaction.atomic
+def keeper_remove(*, night: Night, user_id: int) -> None:
+    night.keepers.remove(user_id)

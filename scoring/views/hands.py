@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament.models import Round
-from tournament.permissions import organizer_required
+from tournament.permissions import keeper_required
 from tournament.selectors import SEAT_NAMES
 
 from .. import rules, services
@@ -101,9 +101,21 @@ def _points_label(score: rules.HandScore) -> str:
     return ", ".join(parts) or "no points"
 
 
-def _context(game: TableGame, draft: Draft, error: str = "") -> dict:
+def keeper_urls(round_: Round, table: int) -> dict[str, str]:
+    args = [round_.night_id, round_.number, table]
+    return {
+        "base": reverse("scoring:table_hands", args=args),
+        "add": reverse("scoring:hand_add", args=args),
+        "undo": reverse("scoring:hand_undo", args=args),
+        "finish": reverse("scoring:table_finish", args=args),
+        "back": round_.night.get_absolute_url(),
+    }
+
+
+def _context(game: TableGame, draft: Draft, error: str = "", urls: dict[str, str] | None = None) -> dict:
     ruleset = game.rules
-    base = reverse("scoring:table_hands", args=[game.round.night_id, game.round.number, game.table])
+    urls = urls or keeper_urls(game.round, game.table)
+    base = urls["base"]
     dealer = game.next_dealer or draft.dealer
     options = []  # toggles shown once the caller is known: (label, url, on)
     tricks = []  # (tricks, points label) — only when the hand can be scored
@@ -150,31 +162,18 @@ def _context(game: TableGame, draft: Draft, error: str = "") -> dict:
         "bids": bids,
         "tricks": tricks,
         "error": error,
+        "urls": urls,
     }
 
 
-def _answer(request, round_: Round, table: int, draft: Draft, error: str = ""):
-    context = _context(table_game(round_, table), draft, error)
+def answer(request, round_: Round, table: int, draft: Draft, error: str = "", urls=None, extra=None):
+    context = {**_context(table_game(round_, table), draft, error, urls), **(extra or {})}
     template = f"{TEMPLATE}#panel" if request.htmx else TEMPLATE
     return TemplateResponse(request, template, context)
 
 
-def _round(night_id: int, number: int) -> Round:
-    return get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
-
-
-@organizer_required
-def table_hands(request, night_id: int, number: int, table: int):
-    round_ = _round(night_id, number)
-    if not round_.seatings.filter(table=table).exists():
-        return redirect(round_.night)
-    return _answer(request, round_, table, Draft.from_query(request.GET))
-
-
-@organizer_required
-@require_POST
-def hand_add(request, night_id: int, number: int, table: int):
-    round_ = _round(night_id, number)
+def record_hand(request, round_: Round, table: int, *, role: str, urls=None, extra=None):
+    """Save the hand whose tricks were just tapped; the panel comes back fresh or with the refusal."""
     draft = Draft.from_query(request.POST)
     try:
         tricks = int(request.POST.get("tricks", ""))
@@ -182,30 +181,51 @@ def hand_add(request, night_id: int, number: int, table: int):
             raise ValidationError("Tap who called trump first.")
         services.hand_record(round_=round_, table=table, hand=draft.as_input(tricks), user=request.user)
     except ValueError:
-        return _answer(request, round_, table, draft, "Tap the number of tricks the makers took.")
+        return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
     except ValidationError as error:
-        return _answer(request, round_, table, draft, " ".join(error.messages))
-    return _answer(request, round_, table, Draft(dealer=draft.dealer))
+        return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
+    return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra={**(extra or {}), "saved": True})
 
 
-@organizer_required
-@require_POST
-def hand_undo(request, night_id: int, number: int, table: int):
-    round_ = _round(night_id, number)
+def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None):
     draft = Draft.from_query(request.POST)
     try:
         services.hand_undo(round_=round_, table=table)
     except ValidationError as error:
-        return _answer(request, round_, table, draft, " ".join(error.messages))
-    return _answer(request, round_, table, Draft(dealer=draft.dealer))
+        return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
+    return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra=extra)
 
 
-@organizer_required
+def _round(night_id: int, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
+
+
+@keeper_required
+def table_hands(request, night_id: int, number: int, table: int):
+    round_ = _round(night_id, number)
+    if not round_.seatings.filter(table=table).exists():
+        return redirect(round_.night)
+    return answer(request, round_, table, Draft.from_query(request.GET))
+
+
+@keeper_required
+@require_POST
+def hand_add(request, night_id: int, number: int, table: int):
+    return record_hand(request, _round(night_id, number), table, role="keeper")
+
+
+@keeper_required
+@require_POST
+def hand_undo(request, night_id: int, number: int, table: int):
+    return undo_hand(request, _round(night_id, number), table)
+
+
+@keeper_required
 @require_POST
 def table_finish(request, night_id: int, number: int, table: int):
     round_ = _round(night_id, number)
     try:
         services.table_finish(round_=round_, table=table)
     except ValidationError as error:
-        return _answer(request, round_, table, Draft(), " ".join(error.messages))
-    return _answer(request, round_, table, Draft())
+        return answer(request, round_, table, Draft(), " ".join(error.messages))
+    return answer(request, round_, table, Draft())

@@ -75,6 +75,7 @@ def test_create_night_with_defaults(organizer_client):
             "warning_minutes": 2,
             "auto_advance": "on",
             "break_minutes": 15,
+            "confirm_results": "on",
             "scoring": "standard",
             "tie_rule": "last_hand",
             "paper": "letter",

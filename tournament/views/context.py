@@ -8,7 +8,7 @@ from scoring.forms import ScoreForm
 from scoring.selectors import night_standings
 
 from .. import selectors
-from ..forms import PlayerAddForm, PlayerPasteForm, RosterPickForm
+from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm
 from ..models import Night
 
 
@@ -56,5 +56,10 @@ def round_context(night: Night, *, round_errors: list[str] | None = None) -> dic
     }
 
 
-def night_context(night: Night) -> dict[str, Any]:
-    return {**players_context(night), **round_context(night)}
+def night_context(night: Night, keeper_form=None) -> dict[str, Any]:
+    return {
+        **players_context(night),
+        **round_context(night),
+        "keepers": list(night.keepers.order_by("username")),
+        "keeper_form": keeper_form or KeeperForm(),
+    }

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.views.decorators.http import require_POST
 
 from .. import selectors, services
-from ..forms import NightForm, apply_errors
+from ..forms import KeeperForm, NightForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
 from .context import night_context
 
 
-@organizer_required
+@login_required
 def night_list(request):
+    """Organizers see every night; a score keeper sees the nights they keep, with the way to the desk."""
     return TemplateResponse(request, "tournament/night_list.html", {"nights": selectors.nights_for(request.user)})
 
 
@@ -48,3 +51,26 @@ def night_fairness(request, night_id: int):
     if request.path.endswith(".json"):
         return JsonResponse({"night": night.pk, "players": [asdict(row) for row in rows]})
     return TemplateResponse(request, "tournament/fairness.html", {"night": night, "rows": rows})
+
+
+@organizer_required
+@require_POST
+def keeper_add(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    form = KeeperForm(request.POST)
+    if form.is_valid():
+        try:
+            services.keeper_add(night=night, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect(night)
+    return TemplateResponse(request, "tournament/night_detail.html", night_context(night, keeper_form=form))
+
+
+@organizer_required
+@require_POST
+def keeper_remove(request, night_id: int, user_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    services.keeper_remove(night=night, user_id=user_id)
+    return redirect(night)

@@ -1,0 +1,154 @@
+"""The score keeper's desk: every table of a game on one screen, typed in from paper with the keyboard alone.
+
+Also the table links and their QR codes (organizer), and a table's history of entries (keeper).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournament.forms import apply_errors
+from tournament.models import Night, Round
+from tournament.permissions import keeper_required, organizer_required
+
+from .. import services
+from ..forms import DeskForm
+from ..models import Submission, TableLink
+from ..qr import qr_svg
+from ..selectors import desk_rows
+from ..selectors import table_history as history_of
+
+TEMPLATE = "scoring/keeper_desk.html"
+
+
+def _role(user) -> str:
+    return Submission.Role.ORGANIZER if user.is_staff else Submission.Role.KEEPER
+
+
+def _form(row, round_: Round, data=None) -> DeskForm:
+    result = row.result
+    initial = {"key": services.new_key(), "version": result.version if result else None}
+    if result is not None and result.entry == "totals":
+        initial.update(ns_points=result.ns_points, ew_points=result.ew_points)
+    elif row.waiting:  # what the table typed, for the keeper to check and save
+        initial.update(ns_points=row.waiting[-1].ns_points, ew_points=row.waiting[-1].ew_points)
+    return DeskForm(data=data, initial=initial, prefix=f"t{row.table}", closed=round_.status == Round.Status.CLOSED)
+
+
+def _round(night: Night, number: str | int | None) -> Round | None:
+    rounds = night.rounds.order_by("-number")
+    if number:
+        return rounds.filter(number=number).first()
+    return next((r for r in rounds if r.open), None) or rounds.first()
+
+
+@keeper_required
+def keeper_desk(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    round_ = _round(night, request.GET.get("game"))
+    rows = desk_rows(round_) if round_ else []
+    context = {
+        "night": night,
+        "round": round_,
+        "rows": [(row, _form(row, round_)) for row in rows],
+        "missing": [row.table for row in rows if row.status != "in"],
+        "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
+    }
+    return TemplateResponse(request, TEMPLATE, context)
+
+
+@keeper_required
+@require_POST
+def desk_save(request, night_id: int, number: int, table: int):
+    night = get_object_or_404(Night, pk=night_id)
+    round_ = get_object_or_404(Round, night=night, number=number)
+    row = next((r for r in desk_rows(round_) if r.table == table), None)
+    if row is None:
+        return HttpResponse(status=404)
+    form = _form(row, round_, data=request.POST)
+    saved = False
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.table_result_submit(
+                round_=round_,
+                table=table,
+                ns_points=data["ns_points"],
+                ew_points=data["ew_points"],
+                last_hand_winner=data["last_hand_winner"] or None,
+                expected_version=data["version"],
+                user=request.user,
+                role=_role(request.user),
+                key=data["key"],
+                reason=data.get("reason", ""),
+            )
+            saved = True
+        except ValidationError as error:
+            apply_errors(form, error)
+    if not request.htmx:
+        return redirect(f"{reverse('scoring:keeper_desk', args=[night.pk])}?game={number}")
+    round_.refresh_from_db()
+    row = next(r for r in desk_rows(round_) if r.table == table)
+    if saved:
+        form = _form(row, round_)
+    context = {"night": night, "round": round_, "row": row, "form": form, "saved": saved}
+    return TemplateResponse(request, f"{TEMPLATE}#row", context)
+
+
+@keeper_required
+def table_history(request, night_id: int, number: int, table: int):
+    round_ = get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
+    context = {"night": round_.night, "round": round_, "table": table, "entries": history_of(round_, table)}
+    return TemplateResponse(request, "scoring/table_history.html", context)
+
+
+@organizer_required
+def table_links(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    links = services.table_links_ensure(night=night)
+    rows = [(link, request.build_absolute_uri(reverse("scoring:table_link", args=[link.token]))) for link in links]
+    return TemplateResponse(request, "scoring/table_links.html", {"night": night, "rows": rows})
+
+
+@organizer_required
+def table_qr(request, night_id: int, table: int):
+    link = get_object_or_404(TableLink, night_id=night_id, table=table, active=True)
+    url = request.build_absolute_uri(reverse("scoring:table_link", args=[link.token]))
+    return HttpResponse(qr_svg(url, size=200), content_type="image/svg+xml")
+
+
+@organizer_required
+@require_POST
+def link_regenerate(request, night_id: int, table: int):
+    night = get_object_or_404(Night, pk=night_id)
+    services.table_link_regenerate(night=night, table=table)
+    return redirect("scoring:table_links", night.pk)
+
+
+@keeper_required
+@require_POST
+def desk_close(request, night_id: int, number: int):
+    """Close the game from the desk once every table is in; the desk then shows the next game."""
+    from tournament import services as night_services
+
+    round_ = get_object_or_404(Round, night_id=night_id, number=number)
+    try:
+        night_services.round_close(round_=round_, by=request.user)
+    except ValidationError as error:
+        night = round_.night
+        rows = desk_rows(round_)
+        context = {
+            "night": night,
+            "round": round_,
+            "rows": [(row, _form(row, round_)) for row in rows],
+            "missing": [row.table for row in rows if row.status != "in"],
+            "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
+            "close_errors": error.messages,
+        }
+        return TemplateResponse(request, TEMPLATE, context)
+    return redirect("scoring:keeper_desk", night_id)

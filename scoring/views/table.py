@@ -1,0 +1,191 @@
+"""The table's own pages, reached only through the link on its card: this table, the current game, nothing else.
+
+Each request is counted against the link: more than a phone could sensibly send is turned away for a minute.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournament.models import Round
+
+from .. import services
+from ..forms import ConfirmForm, TableScoreForm
+from ..models import Submission, TableLink, TableResult
+from .hands import Draft, answer, record_hand, undo_hand
+
+TEMPLATE = "scoring/table_link.html"
+REQUESTS_PER_MINUTE = 60
+
+
+def _resolve(request, token: str) -> tuple[TableLink, Round | None]:
+    link = TableLink.objects.select_related("night").filter(token=token, active=True).first()
+    if link is None:
+        raise Http404("This table link is no longer in use: scan the code on the table's card again.")
+    bucket = f"table-link:{link.pk}"
+    cache.add(bucket, 0, timeout=60)
+    if cache.incr(bucket) > REQUESTS_PER_MINUTE:
+        raise TooMany
+    rounds = link.night.rounds.order_by("-number")
+    current = next((r for r in rounds if r.open), None) or rounds.first()
+    return link, current
+
+
+class TooMany(Exception):
+    pass
+
+
+def _limited(view):
+    def wrapped(request, token: str, *args, **kwargs):
+        try:
+            return view(request, token, *args, **kwargs)
+        except TooMany:
+            return HttpResponse("Too many requests from this table's link: wait a minute.", status=429)
+
+    wrapped.__name__ = view.__name__
+    return wrapped
+
+
+def _urls(link: TableLink) -> dict[str, str]:
+    return {
+        "base": reverse("scoring:link_hands", args=[link.token]),
+        "add": reverse("scoring:link_hand_add", args=[link.token]),
+        "undo": reverse("scoring:link_hand_undo", args=[link.token]),
+        "finish": reverse("scoring:link_finish", args=[link.token]),
+        "back": reverse("scoring:table_link", args=[link.token]),
+    }
+
+
+def _page(request, link: TableLink, round_: Round | None, **extra):
+    seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name")) if round_ else {}
+    result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
+    waiting = (
+        list(
+            Submission.objects.filter(
+                round=round_, table=link.table, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
+            )
+        )
+        if round_
+        else []
+    )
+    context = {
+        "link": link,
+        "night": link.night,
+        "round": round_,
+        "seats": seats,
+        "result": result,
+        "draft": next((s for s in waiting if s.status == Submission.Status.DRAFT), None),
+        "disputed": [s for s in waiting if s.status == Submission.Status.DISPUTED],
+        "form": extra.pop("form", None) or TableScoreForm(initial={"key": services.new_key()}),
+        "confirm_form": extra.pop("confirm_form", None) or ConfirmForm(),
+        **extra,
+    }
+    template = f"{TEMPLATE}#entry" if request.htmx else TEMPLATE
+    return TemplateResponse(request, template, context)
+
+
+@_limited
+def table_link(request, token: str):
+    link, round_ = _resolve(request, token)
+    return _page(request, link, round_)
+
+
+@_limited
+@require_POST
+def link_submit(request, token: str):
+    link, round_ = _resolve(request, token)
+    form = TableScoreForm(request.POST)
+    if form.is_valid() and round_ is not None:
+        data = form.cleaned_data
+        try:
+            services.table_draft_submit(
+                round_=round_,
+                table=link.table,
+                side=data["side"],
+                ns_points=data["ns_points"],
+                ew_points=data["ew_points"],
+                last_hand_winner=data["last_hand_winner"] or None,
+                key=data["key"],
+            )
+        except ValidationError as error:
+            from tournament.forms import apply_errors
+
+            apply_errors(form, error)
+        else:
+            return _page(request, link, round_, saved=True)
+    return _page(request, link, round_, form=form)
+
+
+@_limited
+@require_POST
+def link_confirm(request, token: str):
+    link, round_ = _resolve(request, token)
+    form = ConfirmForm(request.POST)
+    if form.is_valid() and round_ is not None:
+        try:
+            services.table_draft_confirm(
+                round_=round_,
+                table=link.table,
+                draft_number=form.cleaned_data["draft"],
+                player_number=form.cleaned_data["player_number"],
+            )
+        except ValidationError as error:
+            from tournament.forms import apply_errors
+
+            apply_errors(form, error)
+        else:
+            return _page(request, link, round_, saved=True)
+    return _page(request, link, round_, confirm_form=form)
+
+
+def _hand_round(link: TableLink, round_: Round | None) -> Round:
+    if round_ is None or not round_.seatings.filter(table=link.table).exists():
+        raise Http404("This table has no game to score right now.")
+    return round_
+
+
+@_limited
+def link_hands(request, token: str):
+    link, round_ = _resolve(request, token)
+    round_ = _hand_round(link, round_)
+    extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
+    return answer(request, round_, link.table, Draft.from_query(request.GET), urls=_urls(link), extra=extra)
+
+
+@_limited
+@require_POST
+def link_hand_add(request, token: str):
+    link, round_ = _resolve(request, token)
+    extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
+    return record_hand(request, _hand_round(link, round_), link.table, role="table", urls=_urls(link), extra=extra)
+
+
+@_limited
+@require_POST
+def link_hand_undo(request, token: str):
+    link, round_ = _resolve(request, token)
+    extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
+    return undo_hand(request, _hand_round(link, round_), link.table, urls=_urls(link), extra=extra)
+
+
+@_limited
+@require_POST
+def link_finish(request, token: str):
+    """Game over from the table's phone: with confirmation on, a player at the table gives their number."""
+    link, round_ = _resolve(request, token)
+    round_ = _hand_round(link, round_)
+    extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
+    try:
+        number = request.POST.get("player_number", "").strip()
+        seated = set(round_.seatings.filter(table=link.table).values_list("player_id", flat=True))
+        if link.night.confirm_results and (not number.isdigit() or int(number) not in seated):
+            raise ValidationError("Enter the number (from the tally card) of a player at this table to confirm.")
+        services.table_finish(round_=round_, table=link.table)
+    except ValidationError as error:
+        return answer(request, round_, link.table, Draft(), " ".join(error.messages), _urls(link), extra)
+    return answer(request, round_, link.table, Draft(), urls=_urls(link), extra=extra)
