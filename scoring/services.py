@@ -181,10 +181,10 @@ def table_result_submit(
     changed since is refused rather than overwritten. `key` makes a repeated post harmless. After the game is
     closed a change is a correction: it needs a `reason`, and the seating already played stays.
     """
-    if key and Submission.objects.filter(key=key).exists():
-        return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
     reason = " ".join(reason.split())
     round_ = _lock_round_for_scores(round_, correction=bool(reason))
+    if key and Submission.objects.filter(key=key).exists():  # checked under the lock: a double post waits here
+        return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
     _check_table(round_, table)
     _check_totals(round_.night, ns_points, ew_points, hands_played)
     result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
@@ -255,9 +255,9 @@ def table_draft_submit(
     """A score typed on the table's phone by one side. It counts once the other side confirms it (or, when the
     night does not ask for confirmation, at once). Two different scores from the two sides are a dispute for the
     keeper, never settled silently."""
+    round_ = _lock_round_for_scores(round_, correction=False)
     if key and (earlier := Submission.objects.filter(key=key).first()):
         return earlier
-    round_ = _lock_round_for_scores(round_, correction=False)
     _check_table(round_, table)
     if side not in ("NS", "EW"):
         raise ValidationError({"side": "Say which side you are: N–S or E–W."})

@@ -68,3 +68,12 @@ def _tasks_run_in_process():
 
     celery_app.conf.task_always_eager = True
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate-limit counters live in the cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

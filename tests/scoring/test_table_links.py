@@ -1,0 +1,224 @@
+"""Scores from the tables and the keeper's desk: links, confirmation, disputes, roles, corrections, double posts."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import Submission, TableLink, TableResult
+from scoring.selectors import desk_rows, night_standings
+from tests.conftest import register
+from tournament import services as night_services
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def playing(night):
+    register(night, 8)
+    return night_services.round_start(round_=night_services.night_draw(night=night, seed=2))
+
+
+def seated(round_, table):
+    return {s.seat: s.player_id for s in round_.seatings.filter(table=table)}
+
+
+def link_for(round_, table) -> TableLink:
+    services.table_links_ensure(night=round_.night)
+    return TableLink.objects.get(night=round_.night, table=table, active=True)
+
+
+# ---- services --------------------------------------------------------------------------------------------------
+
+
+def test_a_score_typed_by_one_side_counts_once_the_other_side_confirms(playing):
+    draft = services.table_draft_submit(round_=playing, table=1, side="NS", ns_points=6, ew_points=2)
+    assert draft.status == "draft" and not TableResult.objects.exists()
+    with pytest.raises(ValidationError, match="sitting E–W"):  # a N-S player cannot confirm their own entry
+        services.table_draft_confirm(
+            round_=playing, table=1, draft_number=draft.number, player_number=seated(playing, 1)["N"]
+        )
+    result = services.table_draft_confirm(
+        round_=playing, table=1, draft_number=draft.number, player_number=seated(playing, 1)["E"]
+    )
+    assert (result.ns_points, result.ew_points, result.status) == (6, 2, "final")
+    draft.refresh_from_db()
+    assert draft.status == "confirmed" and draft.confirmed_by
+
+
+def test_the_same_score_from_both_sides_confirms_itself(playing):
+    services.table_draft_submit(round_=playing, table=2, side="EW", ns_points=3, ew_points=5)
+    services.table_draft_submit(round_=playing, table=2, side="NS", ns_points=3, ew_points=5)
+    assert TableResult.objects.get(table=2).ew_points == 5
+
+
+def test_two_different_scores_are_a_dispute_for_the_keeper_never_settled_silently(playing, organizer):
+    services.table_draft_submit(round_=playing, table=2, side="NS", ns_points=6, ew_points=2)
+    services.table_draft_submit(round_=playing, table=2, side="EW", ns_points=5, ew_points=3)
+    assert not TableResult.objects.filter(table=2).exists()
+    (row,) = [r for r in desk_rows(playing) if r.table == 2]
+    assert row.status == "disputed" and "NS says 6–2" in row.label and "EW says 5–3" in row.label
+    services.table_result_submit(round_=playing, table=2, ns_points=6, ew_points=2, user=organizer, role="keeper")
+    statuses = list(Submission.objects.filter(table=2).values_list("status", flat=True))
+    assert statuses == ["superseded", "superseded", "applied"]
+
+
+def test_without_confirmation_a_table_score_counts_at_once(playing):
+    night = playing.night
+    night.confirm_results = False
+    night.save()
+    services.table_draft_submit(round_=playing, table=1, side="NS", ns_points=6, ew_points=2, key="k1")
+    assert TableResult.objects.get(table=1).status == "final"
+
+
+def test_the_same_form_posted_twice_is_stored_once(playing):
+    services.table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2, key="once")
+    services.table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2, key="once")
+    assert Submission.objects.filter(table=1).count() == 1
+    assert TableResult.objects.get(table=1).version == 1
+    services.table_draft_submit(
+        round_=playing, table=2, side="NS", ns_points=4, ew_points=4, key="d", last_hand_winner="NS"
+    )
+    services.table_draft_submit(
+        round_=playing, table=2, side="NS", ns_points=4, ew_points=4, key="d", last_hand_winner="NS"
+    )
+    assert Submission.objects.filter(table=2).count() == 1
+
+
+def test_a_correction_after_the_game_closed_needs_a_reason_and_keeps_the_seating(playing, organizer):
+    for table in (1, 2):
+        services.table_result_submit(round_=playing, table=table, ns_points=6, ew_points=2)
+    round2 = night_services.round_close(round_=playing)
+    seats_before = list(round2.seatings.values_list("table", "seat", "player_id"))
+    with pytest.raises(ValidationError, match="needs a reason"):
+        services.table_result_submit(round_=playing, table=1, ns_points=2, ew_points=6, expected_version=1)
+    services.table_result_submit(
+        round_=playing, table=1, ns_points=2, ew_points=6, expected_version=1, reason="slip misread", user=organizer
+    )
+    result = TableResult.objects.get(round=playing, table=1)
+    assert (result.ns_points, result.winner, result.version) == (2, "EW", 2)
+    assert list(round2.seatings.values_list("table", "seat", "player_id")) == seats_before
+    last = Submission.objects.filter(round=playing, table=1).last()
+    assert (last.reason, last.before, last.user) == ("slip misread", "6–2", organizer)
+    north = seated(playing, 1)["N"]
+    row = next(r for r in night_standings(playing.night).rows if r.player_id == north)
+    assert row.total == 2 and row.wins == 0  # the standings follow the correction
+
+
+def test_regenerating_a_link_stops_the_old_one(client, playing):
+    old = link_for(playing, 1)
+    assert client.get(reverse("scoring:table_link", args=[old.token])).status_code == 200
+    new = services.table_link_regenerate(night=playing.night, table=1)
+    assert client.get(reverse("scoring:table_link", args=[old.token])).status_code == 404
+    assert client.get(reverse("scoring:table_link", args=[new.token])).status_code == 200
+
+
+# ---- who may do what -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def keeper(db, django_user_model, playing):
+    return night_services.keeper_add(night=playing.night, username="kate", password="keep-score-1")
+
+
+@pytest.mark.parametrize(
+    "name,organizer_code,keeper_code,public_code",
+    [
+        ("tournament:night_detail", 200, 403, 302),
+        ("scoring:night_rules", 200, 403, 302),
+        ("scoring:table_links", 200, 403, 302),
+        ("scoring:keeper_desk", 200, 200, 302),
+        ("tournament:public_night", 200, 200, 200),
+        ("tournament:room_display", 200, 200, 200),
+    ],
+)
+def test_each_role_against_each_page(
+    client, organizer, keeper, playing, name, organizer_code, keeper_code, public_code
+):
+    url = reverse(name, args=[playing.night_id])
+    assert client.get(url).status_code == public_code
+    client.force_login(keeper)
+    assert client.get(url).status_code == keeper_code
+    client.force_login(organizer)
+    assert client.get(url).status_code == organizer_code
+
+
+def test_a_keeper_enters_corrects_and_closes_but_changes_no_settings(client, keeper, playing):
+    client.force_login(keeper)
+    save = reverse("scoring:desk_save", args=[playing.night_id, 1, 1])
+    response = client.post(save, {"t1-ns_points": "6", "t1-ew_points": "2", "t1-key": "a"}, **HTMX)
+    assert response.status_code == 200 and TableResult.objects.get(table=1).ns_points == 6
+    assert Submission.objects.get(table=1).role == "keeper"
+    hands = reverse("scoring:table_hands", args=[playing.night_id, 1, 2])
+    assert client.get(hands).status_code == 200
+    assert client.post(reverse("scoring:night_rules", args=[playing.night_id]), {}).status_code == 403
+    assert client.post(reverse("tournament:round_bell", args=[playing.night_id, 1])).status_code == 403
+    client.post(save.replace("/1/desk/", "/2/desk/"), {"t2-ns_points": "1", "t2-ew_points": "7", "t2-key": "b"})
+    response = client.post(reverse("scoring:desk_close", args=[playing.night_id, 1]))
+    assert response.status_code == 302
+    playing.refresh_from_db()
+    assert playing.status == "closed"
+
+
+def test_a_keeper_of_another_night_is_refused(client, django_user_model, playing):
+    stranger = django_user_model.objects.create_user("sam", password="x" * 10)
+    client.force_login(stranger)
+    assert client.get(reverse("scoring:keeper_desk", args=[playing.night_id])).status_code == 403
+
+
+def test_a_table_link_reaches_its_own_table_and_nothing_else(client, playing):
+    link = link_for(playing, 1)
+    page = client.get(reverse("scoring:table_link", args=[link.token])).content.decode()
+    names = dict(playing.seatings.filter(table=1).values_list("seat", "player__name"))
+    assert all(name in page for name in names.values())
+    other = dict(playing.seatings.filter(table=2).values_list("seat", "player__name"))
+    assert not any(name in page for name in other.values())
+    assert client.get(reverse("scoring:keeper_desk", args=[playing.night_id])).status_code == 302
+    assert client.get(reverse("tournament:night_detail", args=[playing.night_id])).status_code == 302
+
+
+def test_table_page_draft_and_confirm_through_the_link(client, playing):
+    link = link_for(playing, 2)
+    submit = reverse("scoring:link_submit", args=[link.token])
+    data = {"side": "EW", "ns_points": "3", "ew_points": "5", "key": "k-1"}
+    page = client.post(submit, data, **HTMX).content.decode()
+    assert "It counts once the other side confirms" in page
+    client.post(submit, data, **HTMX)  # a double tap
+    assert Submission.objects.filter(table=2).count() == 1
+    confirm = reverse("scoring:link_confirm", args=[link.token])
+    wrong = client.post(confirm, {"draft": "1", "player_number": str(seated(playing, 2)["E"])}, **HTMX)
+    assert "sitting N–S" in wrong.content.decode()
+    right = client.post(confirm, {"draft": "1", "player_number": str(seated(playing, 2)["S"])}, **HTMX)
+    assert "Score in: N–S 3, E–W 5" in right.content.decode()
+
+
+def test_bad_input_at_the_table_says_why_beside_the_field(client, playing):
+    link = link_for(playing, 1)
+    response = client.post(
+        reverse("scoring:link_submit", args=[link.token]), {"ns_points": "-1", "ew_points": "x", "key": "z"}, **HTMX
+    )
+    body = response.content.decode()
+    assert "Say which side you are." in body and "Enter a whole number of points." in body
+    assert not Submission.objects.exists()
+
+
+def test_table_links_are_rate_limited(client, playing, settings):
+    from scoring.views import table
+
+    link = link_for(playing, 1)
+    url = reverse("scoring:table_link", args=[link.token])
+    codes = [client.get(url).status_code for _ in range(table.REQUESTS_PER_MINUTE + 2)]
+    assert codes[0] == 200 and codes[-1] == 429
+
+
+def test_hand_entry_through_the_link_needs_a_player_number_to_finish(client, playing):
+    link = link_for(playing, 2)
+    client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "5"}, **HTMX)
+    finish = reverse("scoring:link_finish", args=[link.token])
+    refused = client.post(finish, {"player_number": "99999"}, **HTMX).content.decode()
+    assert "a player at this table" in refused
+    client.post(finish, {"player_number": str(seated(playing, 2)["W"])}, **HTMX)
+    assert TableResult.objects.get(table=2).status == "final"
