@@ -1,0 +1,72 @@
+/* Flaky venue Wi-Fi: what a scorer typed stays on the phone until the server says it is saved.
+   Forms with data-keep="name" are copied to localStorage as they are typed, restored after a reload, and
+   cleared once the answer shows the score was stored. The form's one-time key is kept too, so sending the
+   same score again after a dropped connection can never store it twice. */
+(function () {
+  "use strict";
+
+  function status(form, text, bad) {
+    var el = form.querySelector(".keep-status");
+    if (el) {
+      el.textContent = text;
+      el.classList.toggle("error", !!bad);
+    }
+  }
+
+  function save(form) {
+    var data = {};
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken") data[name] = value;
+    });
+    try {
+      localStorage.setItem("keep:" + form.dataset.keep, JSON.stringify(data));
+      status(form, "Not sent yet: kept on this phone until you press Save.");
+    } catch (e) {}
+  }
+
+  function restore(form) {
+    var raw = null;
+    try {
+      raw = localStorage.getItem("keep:" + form.dataset.keep);
+    } catch (e) {}
+    if (!raw) return;
+    var data = JSON.parse(raw);
+    Object.keys(data).forEach(function (name) {
+      var fields = form.querySelectorAll('[name="' + name + '"]');
+      fields.forEach(function (field) {
+        if (field.type === "radio" || field.type === "checkbox") field.checked = field.value === data[name];
+        else field.value = data[name];
+      });
+    });
+    status(form, "Restored what you typed before: not sent yet. Check it and press Save.");
+  }
+
+  function forget(name) {
+    try {
+      localStorage.removeItem("keep:" + name);
+    } catch (e) {}
+  }
+
+  function wire(root) {
+    // The server answered with a saved score: nothing left to keep (before any form is refilled from storage).
+    root.querySelectorAll("[data-saved-keep]").forEach(function (el) { forget(el.dataset.savedKeep); });
+    root.querySelectorAll("form[data-keep]").forEach(function (form) {
+      if (form.dataset.kept) return;
+      form.dataset.kept = "1";
+      restore(form);
+      form.addEventListener("input", function () { save(form); });
+      form.addEventListener("change", function () { save(form); });
+    });
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = event.detail.elt.closest && event.detail.elt.closest("form[data-keep]");
+    if (form) status(form, "Not sent: no connection. Your score is kept here: press Save again.", true);
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var form = event.detail.elt.closest && event.detail.elt.closest("form[data-keep]");
+    if (form) status(form, "Not saved: the server had a problem. Your score is kept here: try again.", true);
+  });
+  document.addEventListener("htmx:afterSwap", function (event) { wire(event.detail.target.parentNode || document); });
+  document.addEventListener("DOMContentLoaded", function () { wire(document); });
+})();
