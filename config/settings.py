@@ -135,8 +135,27 @@ STORAGES = {
 # Tests and DEBUG runs serve straight from the finders, so collectstatic is needed only for the real server.
 WHITENOISE_USE_FINDERS = True
 
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)
+# A hosted server behind HTTPS (DJANGO_HTTPS=1): secure cookies, redirect to https, HSTS. At the venue the laptop
+# serves plain http on the local Wi-Fi, so all of this stays off.
+HTTPS = env_bool("DJANGO_HTTPS", False)
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", HTTPS)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Rate limits on table links live in the cache: per process at the venue, shared (CACHE_URL=redis://…) when
+# several gunicorn workers serve a hosted night.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+        if os.environ.get("CACHE_URL", "").startswith("redis")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 # Celery: a broker that needs no server by default, files under var/broker.
 BROKER_DIR = VAR_DIR / "broker"

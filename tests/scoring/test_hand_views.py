@@ -125,3 +125,11 @@ def test_loading_a_preset_fills_the_form_without_saving(organizer_client, night)
     assert response.context["form"].initial["euchred_loner"] == -4
     night.refresh_from_db()
     assert night.scoring == "standard"
+
+
+def test_after_the_bell_a_table_can_still_enter_the_hand_it_was_playing(organizer_client, playing):
+    from tournament import bell
+
+    bell.round_ring_bell(round_=playing)
+    page = organizer_client.get(url("table_hands", playing)).content.decode()
+    assert "The bell has rung" in page and "Who called trump?" in page
