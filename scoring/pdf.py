@@ -169,6 +169,7 @@ def _loners(made: int, tried: int) -> str:
 class TallyCard:
     name: str
     lines: Sequence[GameLine]
+    number: int | None = None  # the player's number: confirms scores at the table and finds their page
 
 
 def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int) -> bytes:
@@ -198,6 +199,9 @@ def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int)
         rows = [["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Total"]]
         for number in range(1, games + 1):
             line = by_round.get(number)
+            if line is not None and line.bye:
+                rows.append([str(number), "bye", "", "", str(line.points), "", "", "", str(line.running_total)])
+                continue
             rows.append(
                 [str(number)]
                 + (
@@ -230,7 +234,10 @@ def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int)
         story.append(
             KeepTogether(
                 [
-                    Paragraph(_escape(card.name), styles["card"]),
+                    Paragraph(
+                        _escape(card.name + (f"  ·  No. {card.number}" if card.number is not None else "")),
+                        styles["card"],
+                    ),
                     Paragraph(_escape(f"{header.night} · {header.subtitle}"), styles["sub"]),
                     Spacer(1, 3 * mm),
                     table,
@@ -242,4 +249,54 @@ def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int)
     if not story:
         story.append(Paragraph("No players registered.", styles["body"]))
     doc.build(story)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class TableCard:
+    table: int
+    label: str  # "HEAD TABLE", "TAIL TABLE" or ""
+    url: str  # the table's scoring link, printed and as a QR code
+
+
+def table_cards_pdf(header: SheetHeader, cards: Sequence[TableCard]) -> bytes:
+    """One card a page, to stand on the table: a big number, head or tail table, and the scoring QR code."""
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen import canvas as pdf_canvas
+
+    from .qr import qr_drawing
+
+    _register_fonts()
+    buffer = io.BytesIO()
+    width, height = PAGE_SIZES[header.paper]
+    page = pdf_canvas.Canvas(buffer, pagesize=(width, height), invariant=1)
+    page.setTitle(f"Table cards — {header.night}")
+    page.setAuthor("Head Table")
+    page.setCreator("Head Table")
+    page.setProducer("Head Table")
+    for card in cards:
+        page.setFont(BOLD, 30)
+        page.drawCentredString(width / 2, height - 30 * mm, "TABLE")
+        page.setFont(BOLD, 220)
+        page.drawCentredString(width / 2, height - 110 * mm, str(card.table))
+        if card.label:
+            page.setFillColor(colors.HexColor("#0b5cad"))
+            page.roundRect(width / 2 - 65 * mm, height - 140 * mm, 130 * mm, 20 * mm, 4 * mm, fill=1, stroke=0)
+            page.setFillColor(colors.white)
+            page.setFont(BOLD, 30)
+            page.drawCentredString(width / 2, height - 133 * mm, card.label)
+            page.setFillColor(colors.black)
+        size = 70 * mm
+        renderPDF.draw(qr_drawing(card.url, size), page, (width - size) / 2, 45 * mm)
+        page.setFont(FONT, 12)
+        page.drawCentredString(width / 2, 37 * mm, "Scan to enter this table's score")
+        page.setFont(FONT, 9)
+        page.drawCentredString(width / 2, 31 * mm, card.url)
+        page.drawCentredString(width / 2, 20 * mm, f"{header.night} · {header.subtitle}")
+        page.showPage()
+    if not cards:
+        page.setFont(FONT, 12)
+        page.drawString(20 * mm, height - 30 * mm, "The table cards are ready once the seating is drawn.")
+        page.showPage()
+    page.save()
     return buffer.getvalue()

@@ -24,6 +24,7 @@ urlpatterns = [
     path("nights/<int:night_id>/games/<int:number>/close/", rounds.round_close, name="round_close"),
     path("nights/<int:night_id>/standings.pdf", sheets.standings_pdf, name="standings_pdf"),
     path("nights/<int:night_id>/tally-cards.pdf", sheets.tally_cards_pdf, name="tally_cards_pdf"),
+    path("nights/<int:night_id>/table-cards.pdf", sheets.table_cards_pdf, name="table_cards_pdf"),
     path("public/nights/<int:night_id>/", public.public_night, name="public_night"),
     path("public/nights/<int:night_id>/display/", public.room_display, name="room_display"),
     path("public/nights/<int:night_id>/me/", public.player_find, name="player_find"),

@@ -51,13 +51,14 @@ def test_standings_sheet_lists_everyone_with_high_and_low(finished):
 def test_tally_cards_two_to_a_page_with_running_totals(finished):
     lines = game_lines(finished)
     entries = list(finished.entries.select_related("player"))
-    cards = [pdf.TallyCard(e.player.name, lines[e.player_id]) for e in entries]
+    cards = [pdf.TallyCard(e.player.name, lines[e.player_id], e.player_id) for e in entries]
     pages = text_of(pdf.tally_cards_pdf(header(finished), cards, finished.games))
     assert len(pages) == 4
     first = entries[0]
     card_lines = lines[first.player_id]
     page = pages[0]
     assert first.player.name in page
+    assert f"No. {first.player_id}" in page  # the number the other side confirms scores with
     assert card_lines[0].partner in page
     running = [line.running_total for line in card_lines]
     assert running == sorted(running) and running[-1] == sum(line.points for line in card_lines)
@@ -87,3 +88,14 @@ def test_downloads_name_the_night(organizer_client, finished):
     assert response["Content-Type"] == "application/pdf"
     assert 'filename="st-marys-euchre-night-' in response["Content-Disposition"]
     assert len(text_of(response.content)) == 4
+
+
+def test_table_cards_carry_the_number_head_and_tail_and_a_working_link(organizer_client, finished):
+    from scoring.models import TableLink
+
+    response = organizer_client.get(reverse("tournament:table_cards_pdf", args=[finished.pk]))
+    pages = text_of(response.content)
+    assert len(pages) == 2
+    assert "HEAD TABLE" in pages[0] and "TAIL TABLE" in pages[1]
+    token = TableLink.objects.get(night=finished, table=2, active=True).token
+    assert f"/t/{token}/" in pages[1]
