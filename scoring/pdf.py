@@ -22,6 +22,7 @@ from reportlab.platypus import (
     Frame,
     FrameBreak,
     KeepTogether,
+    PageBreak,
     PageTemplate,
     Paragraph,
     SimpleDocTemplate,
@@ -299,4 +300,87 @@ def table_cards_pdf(header: SheetHeader, cards: Sequence[TableCard]) -> bytes:
         page.drawString(20 * mm, height - 30 * mm, "The table cards are ready once the seating is drawn.")
         page.showPage()
     page.save()
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    name: str
+    where: str  # "Table 3 · North" or "sits out"
+    partner: str
+
+
+@dataclass(frozen=True)
+class SeatTable:
+    table: int
+    label: str
+    seats: dict[str, str]  # seat -> name
+
+
+def seating_pdf(header: SheetHeader, game: int, lines: Sequence[SeatLine], tables: Sequence[SeatTable]) -> bytes:
+    """The wall sheet for one game: everyone alphabetically with table and seat, then the tables one by one."""
+    styles = _styles()
+    buffer = io.BytesIO()
+    margin = 12 * mm
+    doc = SimpleDocTemplate(
+        buffer,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        **_document(buffer, header, f"Seating for game {game}"),
+    )
+    story: list = [
+        Paragraph(_escape(f"{header.night} — where to sit for game {game}"), styles["title"]),
+        Paragraph(_escape(header.subtitle), styles["sub"]),
+        Spacer(1, 4 * mm),
+    ]
+    usable = doc.width
+    # Two columns read down then across, a page at a time, so the alphabet never jumps between pages.
+    per_column = 38
+    for start in range(0, len(lines), 2 * per_column):
+        chunk = list(lines[start : start + 2 * per_column])
+        left, right = chunk[:per_column], chunk[per_column:]
+        rows = [["Name", "Where", "", "Name", "Where"]]
+        for index, a in enumerate(left):
+            b = right[index] if index < len(right) else None
+            rows.append(
+                [
+                    Paragraph(_escape(a.name), styles["body"]),
+                    a.where,
+                    "",
+                    Paragraph(_escape(b.name), styles["body"]) if b else "",
+                    b.where if b else "",
+                ]
+            )
+        finder = Table(rows, colWidths=[usable * 0.3, usable * 0.17, usable * 0.06, usable * 0.3, usable * 0.17])
+        finder.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), FONT),
+                    ("FONTNAME", (0, 0), (-1, 0), BOLD),
+                    ("FONTNAME", (1, 1), (1, -1), BOLD),
+                    ("FONTNAME", (4, 1), (4, -1), BOLD),
+                    ("FONTSIZE", (0, 0), (-1, -1), 10),
+                    ("LINEBELOW", (0, 0), (1, -1), 0.3, colors.HexColor("#bbbbbb")),
+                    ("LINEBELOW", (3, 0), (4, -1), 0.3, colors.HexColor("#bbbbbb")),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ]
+            )
+        )
+        story.append(finder)
+        if start + 2 * per_column < len(lines):
+            story.append(PageBreak())
+    story += [PageBreak(), Paragraph("Table by table", styles["prize"]), Spacer(1, 2 * mm)]
+    grid = [["Table", "North", "South", "East", "West"]] + [
+        [
+            f"{t.table}{' ' + t.label if t.label else ''}",
+            *[Paragraph(_escape(t.seats.get(seat, "")), styles["body"]) for seat in ("N", "S", "E", "W")],
+        ]
+        for t in tables
+    ]
+    by_table = Table(grid, colWidths=[usable * 0.16] + [usable * 0.21] * 4, repeatRows=1)
+    by_table.setStyle(TableStyle(_grid()))
+    story.append(by_table)
+    doc.build(story)
     return buffer.getvalue()

@@ -99,3 +99,14 @@ def test_table_cards_carry_the_number_head_and_tail_and_a_working_link(organizer
     assert "HEAD TABLE" in pages[0] and "TAIL TABLE" in pages[1]
     token = TableLink.objects.get(night=finished, table=2, active=True).token
     assert f"/t/{token}/" in pages[1]
+
+
+def test_the_seating_sheet_lists_everyone_and_every_table(client, night):
+    register(night, 9)
+    round_ = services.night_draw(night=night, seed=3)
+    response = client.get(reverse("tournament:seating_pdf", args=[night.pk]))
+    page = "\n".join(text_of(response.content))
+    assert "where to sit for game 1" in page and "Table by table" in page
+    for seating in round_.seatings.select_related("player"):
+        assert seating.player.name in page
+    assert "sits out" in page  # nine players: one bye

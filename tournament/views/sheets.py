@@ -65,3 +65,19 @@ def table_cards_pdf(request, night_id: int):
         for link in links
     ]
     return _pdf(pdf.table_cards_pdf(_header(night), cards), night, "table-cards")
+
+
+def seating_pdf(request, night_id: int):
+    """The wall sheet for the latest seated game (public: it is what the room already sees)."""
+    night = get_object_or_404(Night, pk=night_id)
+    current = selectors.current_round(night)
+    if current is None:
+        return _pdf(pdf.seating_pdf(_header(night), 0, [], []), night, "seating")
+    lines = [
+        pdf.SeatLine(line.name, f"Table {line.table} · {line.seat_name}" if line.table else "sits out", line.partner)
+        for line in selectors.seat_finder(current)
+    ]
+    tables = [
+        pdf.SeatTable(table.number, table.label.lower(), table.seats) for table in selectors.round_view(current).tables
+    ]
+    return _pdf(pdf.seating_pdf(_header(night), current.number, lines, tables), night, f"seating-game-{current.number}")
