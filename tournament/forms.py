@@ -85,3 +85,9 @@ class KeeperForm(forms.Form):
     password = forms.CharField(
         label="Password (for a new keeper)", required=False, widget=forms.PasswordInput(render_value=False)
     )
+
+
+class RestoreForm(forms.Form):
+    file = forms.FileField(
+        label="The night's backup file (.json)", error_messages={"required": "Choose the backup file to restore."}
+    )

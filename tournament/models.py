@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -75,6 +77,9 @@ class Night(models.Model):
         LETTER = "letter", "Letter"
         A4 = "a4", "A4"
 
+    # Identifies the night across installations: a backup restored elsewhere keeps it, and a second restore of
+    # the same night is refused.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=120)
     date = models.DateField(default=timezone.localdate)
     venue = models.CharField(max_length=120, blank=True)

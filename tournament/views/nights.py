@@ -11,8 +11,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
-from .. import selectors, services
-from ..forms import KeeperForm, NightForm, apply_errors
+from .. import backup, selectors, services
+from ..forms import KeeperForm, NightForm, RestoreForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
 from .context import night_context
@@ -74,3 +74,17 @@ def keeper_remove(request, night_id: int, user_id: int):
     night = get_object_or_404(Night, pk=night_id)
     services.keeper_remove(night=night, user_id=user_id)
     return redirect(night)
+
+
+@organizer_required
+def night_restore(request):
+    """Restore a night from a backup file: refused whole with the reason, or restored whole."""
+    form = RestoreForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            night = backup.night_restore(raw=form.cleaned_data["file"].read(), by=request.user)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect(night)
+    return TemplateResponse(request, "tournament/night_restore.html", {"form": form})

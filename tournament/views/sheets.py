@@ -6,10 +6,10 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 
-from scoring import pdf
+from scoring import exports, pdf
 from scoring.selectors import game_lines, night_standings
 
-from .. import selectors
+from .. import backup, selectors
 from ..models import Night
 from ..permissions import organizer_required
 
@@ -81,3 +81,28 @@ def seating_pdf(request, night_id: int):
         pdf.SeatTable(table.number, table.label.lower(), table.seats) for table in selectors.round_view(current).tables
     ]
     return _pdf(pdf.seating_pdf(_header(night), current.number, lines, tables), night, f"seating-game-{current.number}")
+
+
+def _download(content: bytes, night: Night, what: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = (
+        f'attachment; filename="{slugify(night.name) or "night"}-{night.date:%Y-%m-%d}-{what}"'
+    )
+    return response
+
+
+def standings_csv(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    return _download(exports.standings_csv(night).encode("utf-8-sig"), night, "standings.csv", "text/csv")
+
+
+@organizer_required
+def hands_csv(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    return _download(exports.hands_csv(night).encode("utf-8-sig"), night, "hands.csv", "text/csv")
+
+
+@organizer_required
+def night_backup(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    return _download(backup.night_backup_bytes(night), night, "backup.json", "application/json")

@@ -1,0 +1,73 @@
+"""CSV files of a night: the standings, and every hand. Built from the same selectors the pages use."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from tournament.models import Night
+
+from .models import Hand, TableResult
+from .selectors import night_standings
+
+
+def standings_csv(night: Night) -> str:
+    standings = night_standings(night)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    games = [f"game {n}" for n in range(1, standings.rounds_closed + 1)]
+    writer.writerow(["rank", "player", "number", "total", "wins", "games", "byes", "loners made", "euchres", *games])
+    for row in standings.rows:
+        writer.writerow(
+            [
+                row.rank_label,
+                row.name,
+                row.player_id,
+                row.total,
+                row.wins,
+                row.games,
+                row.byes,
+                row.loners_made,
+                row.euchres,
+                *["" if points is None else points for points in row.per_round],
+            ]
+        )
+    return out.getvalue()
+
+
+def hands_csv(night: Night) -> str:
+    """Every table's game of the night, and every hand where hands were entered."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["game", "table", "hand", "dealer", "makers", "caller", "alone", "tricks", "bid", "N-S", "E-W", "entry"]
+    )
+    hands: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(result__round__night=night).order_by("result_id", "number"):
+        hands.setdefault(hand.result_id, []).append(hand)
+    for result in (
+        TableResult.objects.filter(round__night=night).select_related("round").order_by("round__number", "table")
+    ):
+        number = result.round.number
+        for hand in hands.get(result.pk, []):
+            bid = f"{hand.pepper} pepper" if hand.pepper else (hand.bid or "")
+            writer.writerow(
+                [
+                    number,
+                    result.table,
+                    hand.number,
+                    hand.dealer,
+                    hand.makers,
+                    hand.maker,
+                    "yes" if hand.alone else "",
+                    hand.tricks,
+                    bid,
+                    hand.ns_points,
+                    hand.ew_points,
+                    "hand",
+                ]
+            )
+        writer.writerow(
+            [number, result.table, "total", "", "", "", "", "", "", result.ns_points, result.ew_points, result.entry]
+        )
+    return out.getvalue()

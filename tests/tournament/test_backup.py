@@ -1,0 +1,107 @@
+"""A night backed up to one file and restored: the same night, the same standings, the same file again."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from scoring.models import Hand, Submission
+from scoring.selectors import night_standings
+from tournament import backup, services
+from tournament.management.commands.simulate_night import simulate
+from tournament.models import Night, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def standings(night):
+    return [(r.rank_label, r.name, r.total, r.wins, r.per_round) for r in night_standings(night).rows]
+
+
+@pytest.fixture
+def played():
+    night = simulate(players=9, rounds=3, seed=4)  # byes, hands, events and submissions
+    keeper = services.keeper_add(night=night, username="kate", password="keep-score-1")
+    return night, keeper
+
+
+def test_backup_restore_backup_gives_the_same_file_and_the_same_night(played):
+    night, _ = played
+    first = backup.night_backup_bytes(night)
+    before = standings(night)
+    hands = Hand.objects.filter(result__round__night=night).count()
+    Night.objects.filter(pk=night.pk).delete()  # as if restoring into another installation
+    restored = backup.night_restore(raw=first)
+    assert restored.pk != night.pk
+    assert standings(restored) == before
+    assert Hand.objects.filter(result__round__night=restored).count() == hands
+    assert backup.night_backup_bytes(restored) == first
+
+
+def test_a_damaged_file_is_refused_and_changes_nothing(played):
+    night, _ = played
+    data = json.loads(backup.night_backup_bytes(night))
+    Night.objects.filter(pk=night.pk).delete()
+    data["rounds"][0]["results"][0]["ns"] += 1  # a score edited by hand
+    count = Player.objects.count()
+    with pytest.raises(ValidationError, match="damaged"):
+        backup.night_restore(raw=json.dumps(data).encode())
+    with pytest.raises(ValidationError, match="not JSON"):
+        backup.night_restore(raw=b"\x89PNG not a backup")
+    with pytest.raises(ValidationError, match="not a Head Table night backup"):
+        backup.night_restore(raw=b'{"some": "other json"}')
+    assert not Night.objects.exists() and Player.objects.count() == count
+
+
+def test_restoring_a_night_that_is_already_here_is_refused(played):
+    night, _ = played
+    with pytest.raises(ValidationError, match="already here"):
+        backup.night_restore(raw=backup.night_backup_bytes(night))
+    assert Night.objects.count() == 1
+
+
+def test_a_broken_backup_with_a_good_checksum_is_refused_whole(played):
+    night, _ = played
+    data = json.loads(backup.night_backup_bytes(night))
+    Night.objects.filter(pk=night.pk).delete()
+    del data["rounds"][1]["seats"]
+    payload = {k: v for k, v in data.items() if k != "checksum"}
+    data["checksum"] = backup.hashlib.sha256(backup._canonical(payload)).hexdigest()
+    with pytest.raises(ValidationError, match="incomplete or malformed"):
+        backup.night_restore(raw=json.dumps(data).encode())
+    assert not Night.objects.exists() and not Submission.objects.exists()
+
+
+def test_restore_through_the_page(organizer_client, played):
+    night, _ = played
+    raw = organizer_client.get(reverse("tournament:night_backup", args=[night.pk])).content
+    Night.objects.filter(pk=night.pk).delete()
+    response = organizer_client.post(
+        reverse("tournament:night_restore"), {"file": SimpleUploadedFile("night.json", raw, "application/json")}
+    )
+    assert response.status_code == 302
+    again = organizer_client.post(
+        reverse("tournament:night_restore"), {"file": SimpleUploadedFile("night.json", raw, "application/json")}
+    )
+    assert "This night is already here" in again.content.decode()
+
+
+def test_csv_exports(client, organizer_client, played):
+    night, _ = played
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(reverse("tournament:standings_csv", args=[night.pk])).content.decode("utf-8-sig"))
+        )
+    )
+    assert rows[0][:4] == ["rank", "player", "number", "total"]
+    assert len(rows) == 1 + 9
+    hands = organizer_client.get(reverse("tournament:hands_csv", args=[night.pk])).content.decode("utf-8-sig")
+    lines = list(csv.reader(io.StringIO(hands)))
+    assert sum(1 for line in lines if line[2] == "total") == 3 * 2  # three games of two tables
+    assert sum(1 for line in lines if line[-1] == "hand") == Hand.objects.count()
