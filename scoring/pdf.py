@@ -115,7 +115,13 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
         Paragraph(_escape(f"Standings after {standings.rounds_closed} game(s) · {header.subtitle}"), styles["sub"]),
         Spacer(1, 4 * mm),
     ]
-    if standings.high:
+    if standings.awards:
+        for award in standings.awards:
+            tie = " (tie)" if award.tie else ""
+            line = f"{award.prize}: {' and '.join(award.names)}{tie} — {award.value}"
+            story.append(Paragraph(_escape(line), styles["prize"]))
+        story.append(Spacer(1, 3 * mm))
+    elif standings.high:
         high = ", ".join(row.name for row in standings.high)
         low = ", ".join(row.name for row in standings.low)
         story += [

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Bye, Entry, Night, Round, Seating
 
-from . import rules
+from . import prizes, rules
 from . import standings as standings_core
 from .models import Hand, Submission, TableResult
 
@@ -64,6 +64,32 @@ class NightStandings:
     chain: list[str]
     bye_note: str  # how a bye counts, said on every standings page and sheet
     ranked_by: str
+    awards: list[AwardRow]
+
+
+@dataclass(frozen=True)
+class AwardRow:
+    prize: str
+    names: list[str]
+    value: str
+    tie: bool
+
+
+def _keys(text: str) -> list[str]:
+    return [key.strip() for key in text.split(",") if key.strip()]
+
+
+def night_chain(night: Night) -> tuple[standings_core.Metric, ...]:
+    """The night's tie-break chain: the organizer's order, or the movement's usual one; a draw last if asked."""
+    keys = _keys(night.tie_chain)
+    if not keys:
+        if night.movement == "winners-stay":
+            keys = [m.key for m in standings_core.WINS_FIRST]
+        elif night.rank_by == "average":
+            keys = [m.key for m in standings_core.AVERAGE_FIRST]
+        else:
+            keys = [m.key for m in standings_core.DEFAULT_CHAIN]
+    return standings_core.chain_from(keys, draw_seed=(night.seed or 0) if night.final_draw else None)
 
 
 BYE_NOTES = {
@@ -210,12 +236,8 @@ def night_standings(night: Night) -> NightStandings:
     ]
     totals = standings_core.add_up(tallies, players=names)
     rounds_closed = max((line.round for ls in lines.values() for line in ls), default=0)
-    if night.movement == "winners-stay":
-        chain = standings_core.WINS_FIRST
-    elif night.rank_by == "average":
-        chain = standings_core.AVERAGE_FIRST
-    else:
-        chain = standings_core.DEFAULT_CHAIN
+    chain = night_chain(night)
+    ranked = standings_core.rank(totals.values(), chain)
     rows = [
         StandingRow(
             rank_label=standing.rank_label,
@@ -234,8 +256,17 @@ def night_standings(night: Night) -> NightStandings:
             per_round=[standing.totals.per_round.get(n) for n in range(1, rounds_closed + 1)],
             separated_by=standing.separated_by,
         )
-        for standing in standings_core.rank(totals.values(), chain)
+        for standing in ranked
     ]
+    awards = (
+        [
+            AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie)
+            for a in prizes.award(ranked, _keys(night.prizes), one_each=night.one_prize_each)
+            if a.winners
+        ]
+        if rounds_closed
+        else []
+    )
     high_total = max((row.total for row in rows), default=None)
     low_total = min((row.total for row in rows), default=None)
     return NightStandings(
@@ -246,6 +277,7 @@ def night_standings(night: Night) -> NightStandings:
         chain=[metric.label for metric in chain],
         bye_note=BYE_NOTES.get(night.bye_credit, "").format(points=night.bye_points),
         ranked_by=chain[0].label,
+        awards=awards,
     )
 
 

@@ -6,6 +6,7 @@ the whole chain share the rank (shown as "=3"), so a prize tie is visible rather
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -38,6 +39,7 @@ class PlayerTotals:
     loners_tried: int = 0
     euchres: int = 0
     marches: int = 0
+    best_game: int = 0  # the best single game played (byes not counted)
     per_round: dict[int, int] = field(default_factory=dict)
 
     @property
@@ -62,6 +64,9 @@ TOTAL = Metric("total", "total points", lambda t: t.total)
 WINS = Metric("wins", "games won", lambda t: t.wins)
 CONCEDED = Metric("conceded", "fewest points conceded", lambda t: t.conceded, higher_is_better=False)
 AVERAGE = Metric("average", "average per game", lambda t: t.average)
+LONERS = Metric("loners", "loners made", lambda t: t.loners_made)
+EUCHRES = Metric("euchres", "euchres made", lambda t: t.euchres)
+METRICS: dict[str, Metric] = {m.key: m for m in (TOTAL, WINS, CONCEDED, AVERAGE, LONERS, EUCHRES)}
 DEFAULT_CHAIN: tuple[Metric, ...] = (TOTAL, WINS, CONCEDED)
 # Winners-stay nights crown the player with the most wins (the Tournaments paragraph of the Euchre text).
 WINS_FIRST: tuple[Metric, ...] = (WINS, TOTAL, CONCEDED)
@@ -81,6 +86,20 @@ class Standing:
         return f"={self.rank}" if self.shared else str(self.rank)
 
 
+def draw(seed: int) -> Metric:
+    """The chain's last link when the organizer wants no shared ranks: a draw by the app, the same for a seed."""
+    return Metric("draw", "a draw by the app", lambda t: random.Random(seed * 1_000_003 + t.player).random())
+
+
+def chain_from(keys: Sequence[str], *, draw_seed: int | None = None) -> tuple[Metric, ...]:
+    """The organizer's ordered tie-break chain from metric keys (unknown keys are refused), with the draw last."""
+    unknown = [key for key in keys if key not in METRICS]
+    if unknown or not keys:
+        raise ValueError(f"Unknown tie-breaks: {', '.join(unknown) or 'none given'}.")
+    chain = tuple(METRICS[key] for key in dict.fromkeys(keys))
+    return (*chain, draw(draw_seed)) if draw_seed is not None else chain
+
+
 def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[int, PlayerTotals]:
     """Sum each player's game tallies. Players with no games yet appear with zeros."""
     totals = {player: PlayerTotals(player) for player in players}
@@ -93,6 +112,7 @@ def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[in
             continue
         row.conceded += tally.conceded
         row.wins += int(tally.won)
+        row.best_game = max(row.best_game, tally.points) if row.games else tally.points
         row.games += 1
         row.loners_made += tally.loners_made
         row.loners_tried += tally.loners_tried

@@ -26,7 +26,8 @@ FORMAT = "headtable-night"
 VERSION = 1
 NIGHT_FIELDS = (
     "name venue movement fill bye_credit bye_points rank_by games hands_per_game minutes_per_game warning_minutes "
-    "auto_advance break_after break_minutes scoring rules tie_rule confirm_results paper seed status"
+    "auto_advance break_after break_minutes scoring rules tie_rule confirm_results paper seed status "
+    "tie_chain final_draw prizes one_prize_each"
 ).split()
 ROUND_TIMES = ("starts_at", "started_at", "ends_at", "bell_at", "closed_at")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -90,6 +91,23 @@ class Night(models.Model):
     bye_credit = models.CharField("a bye counts", max_length=15, choices=ByeCredit.choices, default=ByeCredit.NONE)
     bye_points = models.PositiveSmallIntegerField("points for a bye (fixed)", default=0)
     rank_by = models.CharField("rank players by", max_length=10, choices=RankBy.choices, default=RankBy.TOTAL)
+    tie_chain = models.CharField(
+        "tie-breaks, in order",
+        max_length=80,
+        blank=True,
+        help_text="Comma-separated, from: total, wins, conceded, average, loners, euchres. "
+        "Empty: the movement's usual order (total points, games won, fewest conceded).",
+    )
+    final_draw = models.BooleanField(
+        "settle ties left after the chain by a draw", default=False, help_text="Off: level players share the rank."
+    )
+    prizes = models.CharField(
+        "prizes, in order",
+        max_length=80,
+        default="high,second,third,low,loners",
+        help_text="Comma-separated, from: high, second, third, low, loners, high_game.",
+    )
+    one_prize_each = models.BooleanField("nobody takes two prizes", default=True)
     games = models.PositiveSmallIntegerField(
         "number of games", default=10, validators=[MinValueValidator(1), MaxValueValidator(30)]
     )
@@ -146,6 +164,20 @@ class Night(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament:night_detail", args=[self.pk])
+
+    def clean(self):
+        from scoring.prizes import PRIZES
+        from scoring.standings import METRICS
+
+        errors = {}
+        chain = [key.strip() for key in self.tie_chain.split(",") if key.strip()]
+        if unknown := [key for key in chain if key not in METRICS]:
+            errors["tie_chain"] = f"Unknown tie-break {unknown[0]!r}: use {', '.join(METRICS)}."
+        prizes = [key.strip() for key in self.prizes.split(",") if key.strip()]
+        if unknown := [key for key in prizes if key not in PRIZES]:
+            errors["prizes"] = f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)}."
+        if errors:
+            raise ValidationError(errors)
 
     @staticmethod
     def touch(night_id: int) -> None:

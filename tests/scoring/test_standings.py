@@ -36,8 +36,10 @@ def test_add_up_sums_each_players_games():
         GameTally(player=1, round=3, points=10, conceded=2, won=True),
     ]
     totals = add_up(tallies)
-    assert totals[1] == PlayerTotals(player=1, total=27, wins=2, conceded=18, games=3, per_round={1: 10, 2: 7, 3: 10})
-    assert totals[2] == PlayerTotals(player=2, total=6, wins=0, conceded=10, games=1, per_round={1: 6})
+    assert totals[1] == PlayerTotals(
+        player=1, total=27, wins=2, conceded=18, games=3, best_game=10, per_round={1: 10, 2: 7, 3: 10}
+    )
+    assert totals[2] == PlayerTotals(player=2, total=6, wins=0, conceded=10, games=1, best_game=6, per_round={1: 6})
 
 
 def test_add_up_lists_players_without_games_with_zeros():

@@ -76,6 +76,7 @@ def test_create_night_with_defaults(organizer_client):
             "auto_advance": "on",
             "break_minutes": 15,
             "confirm_results": "on",
+            "prizes": "high,second,third,low,loners",
             "scoring": "standard",
             "tie_rule": "last_hand",
             "paper": "letter",

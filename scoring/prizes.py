@@ -1,0 +1,91 @@
+"""The prize table: who takes which prize, from the ranked standings. Pure Python, no Django.
+
+Prizes are handed out in the organizer's order. Places (high, second, third) go to the groups of players level
+on the whole tie-break chain, in rank order; the low score to the last group; most loners and the high single
+game to the best on that count (at least one). Level players share a prize and the sheet shows it as a tie. With
+"one prize each", a player who has a prize is passed over for the later ones and the next in line gets them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .standings import Standing
+
+PRIZES: dict[str, str] = {
+    "high": "High score",
+    "second": "Second",
+    "third": "Third",
+    "low": "Low score",
+    "loners": "Most loners",
+    "high_game": "High single game",
+}
+PLACES = ("high", "second", "third")
+
+
+@dataclass(frozen=True)
+class Award:
+    key: str
+    label: str
+    winners: tuple[int, ...]  # player ids; more than one is a tie
+    value: str  # what won it, for the sheet: "61 points", "3 loners"
+
+    @property
+    def tie(self) -> bool:
+        return len(self.winners) > 1
+
+
+def _groups(standings: Sequence[Standing]) -> list[list[Standing]]:
+    """Players level on the whole chain, in rank order."""
+    groups: list[list[Standing]] = []
+    for standing in standings:
+        if groups and groups[-1][0].rank == standing.rank:
+            groups[-1].append(standing)
+        else:
+            groups.append([standing])
+    return groups
+
+
+def _count(key: str, standing: Standing) -> int:
+    return standing.totals.loners_made if key == "loners" else standing.totals.best_game
+
+
+def award(standings: Sequence[Standing], prizes: Sequence[str], *, one_each: bool = True) -> list[Award]:
+    unknown = [key for key in prizes if key not in PRIZES]
+    if unknown:
+        raise ValueError(f"Unknown prizes: {', '.join(unknown)}.")
+    taken: set[int] = set()
+    awarded_places = 0
+    results: list[Award] = []
+
+    def free(group: list[Standing]) -> list[Standing]:
+        return [s for s in group if not (one_each and s.totals.player in taken)]
+
+    for key in prizes:
+        winners: list[Standing] = []
+        value = ""
+        if key in PLACES:
+            groups = _groups(standings)
+            if one_each:  # the best players without a prize yet
+                winners = next((group for group in map(free, groups) if group), [])
+            elif awarded_places < len(groups):  # the k-th group, whatever else they won
+                winners = groups[awarded_places]
+            awarded_places += 1
+            value = f"{winners[0].totals.total} points" if winners else ""
+        elif key == "low":
+            for group in reversed(_groups(standings)):
+                if group := free(group):
+                    winners = group
+                    break
+            value = f"{winners[0].totals.total} points" if winners else ""
+        else:
+            candidates = free(list(standings))
+            best = max((_count(key, s) for s in candidates), default=0)
+            if best > 0:
+                winners = [s for s in candidates if _count(key, s) == best]
+                value = f"{best} loner{'s' if best > 1 else ''}" if key == "loners" else f"{best} points in one game"
+        ids = tuple(s.totals.player for s in winners)
+        taken.update(ids)
+        results.append(Award(key, PRIZES[key], ids, value))
+    return results

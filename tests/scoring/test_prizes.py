@@ -1,0 +1,99 @@
+"""The prize table and the organizer's tie-break chain, with cases written out and properties over random nights."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.prizes import award
+from scoring.standings import PlayerTotals, chain_from, rank
+
+
+def night(*rows: tuple[int, int, int, int, int]) -> list[PlayerTotals]:
+    """(player, total, wins, loners made, best game)"""
+    return [
+        PlayerTotals(player=p, total=t, wins=w, loners_made=lo, best_game=b, games=10, per_round={1: b})
+        for p, t, w, lo, b in rows
+    ]
+
+
+def winners(awards):
+    return {a.key: a.winners for a in awards}
+
+
+def test_places_low_and_loners_with_one_prize_each():
+    rows = night((1, 70, 8, 3, 12), (2, 65, 7, 0, 9), (3, 60, 6, 1, 8), (4, 50, 4, 0, 7), (5, 40, 2, 2, 6))
+    got = winners(award(rank(rows), ["high", "second", "third", "low", "loners"]))
+    # Player 1 made the most loners but has the high score; 5 and 3 (next for loners) have prizes too, and
+    # player 4 made none: nobody is left to take most loners.
+    assert got == {"high": (1,), "second": (2,), "third": (3,), "low": (5,), "loners": ()}
+
+
+def test_without_one_prize_each_a_player_may_take_two():
+    rows = night((1, 70, 8, 3, 12), (2, 65, 7, 0, 9), (3, 40, 2, 0, 6))
+    got = winners(award(rank(rows), ["high", "loners"], one_each=False))
+    assert got == {"high": (1,), "loners": (1,)}
+
+
+def test_most_loners_goes_to_the_next_in_line_when_the_leader_has_a_prize():
+    rows = night((1, 70, 8, 3, 12), (2, 65, 7, 2, 9), (3, 40, 2, 0, 6))
+    got = winners(award(rank(rows), ["high", "loners"]))
+    assert got == {"high": (1,), "loners": (2,)}
+
+
+def test_level_players_share_a_prize_as_a_tie():
+    rows = night((1, 60, 5, 0, 9), (2, 60, 5, 0, 9), (3, 50, 4, 0, 8))
+    awards = award(rank(rows), ["high", "second"])
+    assert awards[0].winners == (1, 2) and awards[0].tie
+    assert awards[1].winners == (3,)  # the next group down is second
+
+
+def test_high_single_game():
+    rows = night((1, 60, 5, 0, 9), (2, 50, 5, 0, 14), (3, 40, 4, 0, 8))
+    assert winners(award(rank(rows), ["high", "high_game"]))["high_game"] == (2,)
+
+
+def test_the_organizers_chain_and_the_final_draw():
+    rows = night((1, 60, 5, 2, 9), (2, 60, 6, 0, 9), (3, 60, 6, 1, 9))
+    by_loners = rank(rows, chain_from(["total", "loners"]))
+    assert [s.totals.player for s in by_loners] == [1, 3, 2]
+    assert by_loners[1].separated_by == "loners made"
+    level = night((1, 60, 5, 0, 9), (2, 60, 5, 0, 9))
+    shared = rank(level, chain_from(["total", "wins"]))
+    assert [s.rank_label for s in shared] == ["=1", "=1"]
+    drawn = rank(level, chain_from(["total", "wins"], draw_seed=7))
+    assert [s.rank_label for s in drawn] == ["1", "2"] and drawn[1].separated_by == "a draw by the app"
+    assert drawn == rank(level, chain_from(["total", "wins"], draw_seed=7))  # the same draw every time
+    with pytest.raises(ValueError, match="Unknown tie-breaks: shoe size"):
+        chain_from(["total", "shoe size"])
+
+
+player_rows = st.lists(
+    st.tuples(st.integers(0, 80), st.integers(0, 10), st.integers(0, 3), st.integers(0, 16)), min_size=1, max_size=40
+)
+prize_lists = st.lists(st.sampled_from(["high", "second", "third", "low", "loners", "high_game"]), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(player_rows, prize_lists, st.integers(0, 10_000))
+def test_one_prize_each_never_gives_anyone_two(rows, prizes, seed):
+    totals = night(*[(i, *row) for i, row in enumerate(rows, start=1)])
+    standings = rank(totals, chain_from(["total", "wins"], draw_seed=seed))
+    given_out = [p for a in award(standings, prizes, one_each=True) for p in a.winners]
+    assert len(given_out) == len(set(given_out))
+
+
+@settings(max_examples=200, deadline=None)
+@given(player_rows, st.integers(0, 10_000))
+def test_with_the_draw_the_order_is_total_stable_and_split_by_the_first_differing_link(rows, seed):
+    totals = night(*[(i, *row) for i, row in enumerate(rows, start=1)])
+    chain = chain_from(["total", "wins", "loners"], draw_seed=seed)
+    standings = rank(totals, chain)
+    assert [s.rank for s in standings] == list(range(1, len(standings) + 1))  # total: no shared ranks
+    assert rank(list(reversed(totals)), chain) == standings  # stable whatever the input order
+    for above, below in itertools.pairwise(standings):
+        first = next(m for m in chain if m.sort_value(above.totals) != m.sort_value(below.totals))
+        assert below.separated_by == (None if first is chain[0] else first.label)
