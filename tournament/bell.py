@@ -32,7 +32,7 @@ def log(round_: Round, action: str, cause: str, by=None) -> None:
         cause=cause,
         by=by if getattr(by, "is_authenticated", False) else None,
     )
-    Night.touch(round_.night_id)
+    Night.touch(round_.night_id, moved=True)
 
 
 def _send(task_name: str, round_: Round, when: dt.datetime) -> None:

@@ -135,8 +135,11 @@ class Night(models.Model):
         help_text="Switch off for small friendly nights: a score entered on a table's phone then counts at once.",
     )
     keepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="kept_nights")
-    # Bumped by every service that changes what the room sees; the room display and phones poll it.
+    # Bumped by every service that changes what the room sees (changed_at: anything, a score included; moved_at:
+    # only where people sit or what the game is doing). Pages poll the one they show, so a wave of scores at the
+    # bell does not redraw a thousand phones.
     changed_at = models.DateTimeField(default=timezone.now)
+    moved_at = models.DateTimeField(default=timezone.now)
     scoring = models.CharField("scoring preset", max_length=30, choices=list(PRESET_LABELS.items()), default="standard")
     # The night's ruleset: the preset's numbers as the organizer left them (scoring.rules.Ruleset.as_dict()).
     rules = models.JSONField(default=default_rules)
@@ -180,9 +183,10 @@ class Night(models.Model):
             raise ValidationError(errors)
 
     @staticmethod
-    def touch(night_id: int) -> None:
-        """Tell the room display and the phones that something changed."""
-        Night.objects.filter(pk=night_id).update(changed_at=timezone.now())
+    def touch(night_id: int, *, moved: bool = False) -> None:
+        """Tell the pages that something changed: a score, or (`moved`) the seating or the game's state."""
+        now = timezone.now()
+        Night.objects.filter(pk=night_id).update(changed_at=now, **({"moved_at": now} if moved else {}))
 
 
 class Entry(models.Model):

@@ -220,22 +220,28 @@ class Room:
     finder: list[SeatFinder] = field(default_factory=list)
 
 
-def night_stamp(night_id: int) -> str | None:
-    """The night's change stamp (one query): all a poll needs to say "nothing new"."""
-    changed = Night.objects.filter(pk=night_id).values_list("changed_at", flat=True).first()
+def night_stamp(night_id: int, *, moved: bool = True) -> str | None:
+    """The night's change stamp (one query): all a poll needs to say "nothing new".
+
+    `moved`: only changes of seating or game state (what phones and the room's seat list show); otherwise any
+    change, a score included (the room's "scores in" count).
+    """
+    field = "moved_at" if moved else "changed_at"
+    changed = Night.objects.filter(pk=night_id).values_list(field, flat=True).first()
     return None if changed is None else f"{changed.timestamp():.6f}"
 
 
-def room(night: Night) -> Room:
+def room(night: Night, *, with_finder: bool = True) -> Room:
+    """The room's state; `with_finder` adds everyone's seat (the room display needs it, a phone does not)."""
     current = current_round(night)
-    stamp = f"{night.changed_at.timestamp():.6f}"
+    stamp = f"{night.moved_at.timestamp():.6f}"
     if night.status == Night.Status.FINISHED:
         return Room(night, current, stamp, "finished", "Thank you for playing!", f"All {night.games} games played.")
     if current is None:
         return Room(night, None, stamp, "waiting", night.name, "The seating is drawn once everyone is registered.")
     finished = TableResult.objects.filter(round=current, status=TableResult.Status.FINAL).count()
     tables = current.seatings.values("table").distinct().count()
-    finder = seat_finder(current)
+    finder = seat_finder(current) if with_finder else []
     base = {"night": night, "round": current, "stamp": stamp, "tables_in": finished, "tables": tables}
     number = f"Game {current.number} of {night.games}"
     if current.status == Round.Status.SEATED and current.starts_at:
@@ -280,9 +286,20 @@ def player_place(night: Night, player_id: int) -> PlayerPlace | None:
     seated_next = next((r for r in rounds if r.status == Round.Status.SEATED), None)
 
     def place(round_: Round | None) -> SeatFinder | None:
+        """Where the player sits in `round_`, from their table's four seats only (two queries)."""
         if round_ is None:
             return None
-        return next((line for line in seat_finder(round_) if line.name == entry.player.name), None)
+        mine = Seating.objects.filter(round=round_, player_id=player_id).first()
+        if mine is None:
+            if round_.byes.filter(player_id=player_id).exists():
+                return SeatFinder(entry.player.name, 0, "", "sits out this game", "")
+            return None
+        partner = (
+            Seating.objects.filter(round=round_, table=mine.table, seat=PARTNER_SEAT[mine.seat])
+            .values_list("player__name", flat=True)
+            .first()
+        )
+        return SeatFinder(entry.player.name, mine.table, mine.seat, SEAT_NAMES[mine.seat], partner or "")
 
     now = place(current if current and current.status != Round.Status.SEATED else None)
     return PlayerPlace(entry.player.name, now, place(seated_next))

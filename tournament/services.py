@@ -176,7 +176,7 @@ def entry_set_active(*, entry: Entry, active: bool) -> Entry:
         entry.checked_in = True
     entry.save(update_fields=["active", "checked_in"])
     _reseat_if_waiting(entry.night)
-    Night.touch(entry.night_id)
+    Night.touch(entry.night_id, moved=True)
     return entry
 
 
@@ -429,7 +429,7 @@ def seating_swap(*, round_: Round, player: int, other: int) -> None:
         out = seated.player_id
         Seating.objects.filter(pk=seated.pk).update(player_id=sitting)
         Bye.objects.filter(round=round_, player_id=sitting).update(player_id=out)
-    Night.touch(round_.night_id)
+    Night.touch(round_.night_id, moved=True)
 
 
 @transaction.atomic

@@ -32,6 +32,7 @@ urlpatterns = [
     path("nights/<int:night_id>/seating.pdf", sheets.seating_pdf, name="seating_pdf"),
     path("public/nights/<int:night_id>/", public.public_night, name="public_night"),
     path("public/nights/<int:night_id>/display/", public.room_display, name="room_display"),
+    path("public/nights/<int:night_id>/display/count/", public.room_count, name="room_count"),
     path("public/nights/<int:night_id>/me/", public.player_find, name="player_find"),
     path("public/nights/<int:night_id>/me/<int:player_id>/", public.player_page, name="player_page"),
     path("nights/<int:night_id>/games/<int:number>/bell/", rounds.round_bell, name="round_bell"),

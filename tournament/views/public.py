@@ -6,7 +6,8 @@ an empty 204 from one query, so a hall full of phones costs next to nothing.
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
@@ -28,7 +29,7 @@ def public_night(request, night_id: int):
     current = selectors.current_round(night)
     context = {
         "night": night,
-        "stamp": f"{night.changed_at.timestamp():.6f}",
+        "stamp": f"{night.moved_at.timestamp():.6f}",
         "round": current,
         "round_view": selectors.round_view(current) if current else None,
         "finder": selectors.seat_finder(current) if current else [],
@@ -39,16 +40,31 @@ def public_night(request, night_id: int):
 
 
 def room_display(request, night_id: int):
-    """The full-screen page for a projector or TV."""
+    """The full-screen page for a projector or TV.
+
+    Several displays ask for the same state: the drawn room is kept in the cache under the night's stamp, so it
+    is drawn once per change whatever the number of screens.
+    """
     if _unchanged(request, night_id):
         return HttpResponse(status=204)
-    night = get_object_or_404(Night, pk=night_id)
-    room = selectors.room(night)
-    context = {"night": night, "room": room, **selectors.clock(room.round)}
-    if room.state in ("seated", "break", "finished") or (room.round and room.round.number > 1):
-        context["standings"] = night_standings(night)
-    template = "tournament/room_display.html"
-    return TemplateResponse(request, f"{template}#room" if request.htmx else template, context)
+    stamp = selectors.night_stamp(night_id)
+    if stamp is None:
+        raise Http404("No such night.")
+    key = f"room:{night_id}:{stamp}:{bool(request.htmx)}:{request.get_host()}"
+    body = cache.get(key)
+    if body is None:
+        night = get_object_or_404(Night, pk=night_id)
+        room = selectors.room(night)
+        count_stamp = selectors.night_stamp(night_id, moved=False)
+        context = {"night": night, "room": room, "count_stamp": count_stamp, **selectors.clock(room.round)}
+        if room.state in ("seated", "break", "finished") or (room.round and room.round.number > 1):
+            context["standings"] = night_standings(night)
+        template = "tournament/room_display.html"
+        response = TemplateResponse(request, f"{template}#room" if request.htmx else template, context)
+        body = response.render().content.decode()
+        # The countdown's server clock is read when the page is drawn; a cached copy stays fresh for 1 s.
+        cache.set(key, body, timeout=1)
+    return HttpResponse(body)
 
 
 def player_find(request, night_id: int):
@@ -71,7 +87,22 @@ def player_page(request, night_id: int, player_id: int):
     place = selectors.player_place(night, player_id)
     if place is None:
         return redirect("tournament:player_find", night.pk)
-    room = selectors.room(night)
+    room = selectors.room(night, with_finder=False)
     context = {"night": night, "place": place, "room": room, "player_id": player_id, **selectors.clock(room.round)}
     template = "tournament/player_page.html"
     return TemplateResponse(request, f"{template}#mine" if request.htmx else template, context)
+
+
+def room_count(request, night_id: int):
+    """The room display's "scores in" line, polled on its own: it changes with every score, the rest does not."""
+    since = request.GET.get("since")
+    stamp = selectors.night_stamp(night_id, moved=False)
+    if stamp is None:
+        raise Http404("No such night.")
+    if request.htmx and since == stamp:
+        return HttpResponse(status=204)
+    night = get_object_or_404(Night, pk=night_id)
+    room = selectors.room(night, with_finder=False)
+    return TemplateResponse(
+        request, "tournament/room_display.html#count", {"night": night, "room": room, "count_stamp": stamp}
+    )
