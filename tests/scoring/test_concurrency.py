@@ -5,23 +5,14 @@ DATABASE_URL says so), through the same service the pages call."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.processes import ROOT, isolated_env
 
 
 def test_concurrent_submissions_never_overwrite_silently(tmp_path):
-    env = {**os.environ, "HEADTABLE_VAR_DIR": str(tmp_path)}
-    if not env.get("DATABASE_URL", "").startswith("postgres"):
-        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'race.sqlite3'}"
-    else:  # a database of its own on the same server
-        env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + "/headtable_race"
-        psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c"]
-        subprocess.run([*psql, "drop database if exists headtable_race"], check=True)
-        subprocess.run([*psql, "create database headtable_race"], check=True)
+    env = isolated_env(tmp_path, "headtable_race")
     out = subprocess.run(
         [sys.executable, str(ROOT / "tests" / "concurrency_probe.py"), "200"],
         cwd=ROOT,

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from headtable import worker_command
+from tests.processes import HOSTED, isolated_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = """
@@ -36,22 +37,9 @@ print(round_.pk)
 """
 
 
-HOSTED = os.environ.get("DATABASE_URL", "").startswith("postgres")
-
-
 @pytest.fixture
 def venue(tmp_path):
-    env = {**os.environ, "HEADTABLE_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"}
-    if HOSTED:  # a database of its own on the same server; the broker is the Redis of the hosted pass
-        env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + "/headtable_worker"
-        psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c"]
-        subprocess.run([*psql, "drop database if exists headtable_worker"], check=True)
-        subprocess.run([*psql, "create database headtable_worker"], check=True)
-    else:
-        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'night.sqlite3'}"
-        env.pop("CELERY_BROKER_URL", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    return tmp_path, env
+    return tmp_path, isolated_env(tmp_path, "headtable_worker")
 
 
 def round_in(venue, seconds: float) -> int:
@@ -76,7 +64,7 @@ def status(venue, round_id: int) -> tuple[str, str]:
             check=True,
         )
         return tuple(out.stdout.decode().strip().split("|", 1))
-    with sqlite3.connect(venue[0] / "night.sqlite3") as db:
+    with sqlite3.connect(venue[0] / "headtable_worker.sqlite3") as db:
         return db.execute("select status, bell_cause from tournament_round where id = ?", (round_id,)).fetchone()
 
 

@@ -63,17 +63,25 @@ def _results(tables: list[Table], winners: Mapping[int, Side]) -> tuple[dict[int
     return won, lost
 
 
-def progressive(tables: list[Table], winners: Mapping[int, Side]) -> list[Table]:
+def _head_tail(tables: list[Table], winners: Mapping[int, Side], seat: Callable[..., Table]) -> list[Table]:
+    """Head-table winners stay and its losers go to the tail; elsewhere winners move up, losers stay.
+
+    `seat` puts the pair that stays and the pair that arrives at the table (split or together).
+    """
     won, lost = _results(tables, winners)
     count = len(tables)
     result = []
     for table in tables:
         t = table.number
         if t == 1:
-            result.append(_split(1, won[1], won[2] if count > 1 else lost[1], table))
+            result.append(seat(1, won[1], won[2] if count > 1 else lost[1], table))
         else:
-            result.append(_split(t, lost[t], won[t + 1] if t < count else lost[1], table))
+            result.append(seat(t, lost[t], won[t + 1] if t < count else lost[1], table))
     return result
+
+
+def progressive(tables: list[Table], winners: Mapping[int, Side]) -> list[Table]:
+    return _head_tail(tables, winners, _split)
 
 
 def progressive_down(tables: list[Table], winners: Mapping[int, Side]) -> list[Table]:
@@ -100,16 +108,7 @@ def winners_stay(tables: list[Table], winners: Mapping[int, Side]) -> list[Table
 
 
 def fixed_partners(tables: list[Table], winners: Mapping[int, Side]) -> list[Table]:
-    won, lost = _results(tables, winners)
-    count = len(tables)
-    result = []
-    for table in tables:
-        t = table.number
-        if t == 1:
-            result.append(_together(1, won[1], won[2] if count > 1 else lost[1], table))
-        else:
-            result.append(_together(t, lost[t], won[t + 1] if t < count else lost[1], table))
-    return result
+    return _head_tail(tables, winners, _together)
 
 
 # Where each seat goes at the next game, in tables (wrapping round): N stays, S down one, E up one, W up two.

@@ -1,0 +1,86 @@
+"""Faults at the venue: the web server is killed mid-game and started again; the countdown and every stored
+score survive, and the table's phone carries on."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+from headtable import server_command
+from tests.processes import ROOT, django_shell, isolated_env
+
+SETUP = """
+from tournament import services
+from scoring.services import table_links_ensure
+night = services.night_create(name="Faults", games=3, minutes_per_game=30, confirm_results=False)
+services.players_register(night=night, names=[f"Player {n}" for n in range(1, 9)])
+services.round_start(round_=services.night_draw(night=night, seed=1))
+links = table_links_ensure(night=night)
+print(night.pk, links[0].token)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start(env, port: int) -> subprocess.Popen:
+    server = subprocess.Popen(
+        server_command(sys.executable, str(port), host="127.0.0.1"),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(50):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("the server did not start")
+
+
+def test_a_server_killed_mid_game_comes_back_with_the_countdown_and_the_scores(tmp_path):
+    env = isolated_env(tmp_path, "headtable_faults")
+    night, token = django_shell(env, SETUP).split()[-2:]
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    server = start(env, port)
+    try:
+        display = browser.open(f"{base}/public/nights/{night}/display/").read().decode()
+        ends_at = re.search(r'data-ends-at="(\d+)"', display).group(1)
+        page = browser.open(f"{base}/t/{token}/").read().decode()
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+        form = {"csrfmiddlewaretoken": csrf, "key": key, "side": "NS", "ns_points": "6", "ew_points": "2"}
+        saved = browser.open(f"{base}/t/{token}/score/", urllib.parse.urlencode(form).encode()).read().decode()
+        assert "Saved." in saved
+    finally:
+        server.send_signal(signal.SIGKILL)  # the laptop's server dies without warning
+        server.wait()
+    server = start(env, port)
+    try:
+        display = browser.open(f"{base}/public/nights/{night}/display/").read().decode()
+        assert re.search(r'data-ends-at="(\d+)"', display).group(1) == ends_at  # the same end: the clock survived
+        assert "Scores in: 1 of 2 tables" in display
+        page = browser.open(f"{base}/t/{token}/").read().decode()
+        assert "Score in: N–S 6, E–W 2" in page
+        # The phone sends the same form again after the outage: stored once.
+        again = browser.open(f"{base}/t/{token}/score/", urllib.parse.urlencode(form).encode()).read().decode()
+        assert "Score in: N–S 6, E–W 2" in again
+    finally:
+        server.terminate()
+        server.wait()
+    count = django_shell(env, "from scoring.models import Submission; print(Submission.objects.count())")
+    assert count.split()[-1] == "1"
