@@ -390,3 +390,100 @@ def seating_pdf(header: SheetHeader, game: int, lines: Sequence[SeatLine], table
     story.append(by_table)
     doc.build(story)
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    table: int
+    label: str  # "head table", "tail table" or ""
+    game: int
+    seats: dict[str, str]  # seat -> name
+    url: str  # the table's scoring link, as a QR code for phone entry
+
+
+def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: int) -> bytes:
+    """One sheet a table for a game: who sits where, a row per hand, totals, signatures, the scoring QR code."""
+    from reportlab.graphics import renderPDF
+    from reportlab.platypus import Flowable
+
+    from .qr import qr_drawing
+
+    class QrCode(Flowable):
+        def __init__(self, url: str, size: float):
+            super().__init__()
+            self.url, self.size = url, size
+            self.width = self.height = size
+
+        def draw(self):
+            renderPDF.draw(qr_drawing(self.url, self.size), self.canv, 0, 0)
+
+    styles = _styles()
+    buffer = io.BytesIO()
+    margin = 14 * mm
+    doc = SimpleDocTemplate(
+        buffer,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        **_document(buffer, header, "Score sheets"),
+    )
+    story: list = []
+    for index, sheet in enumerate(sheets):
+        title = f"Table {sheet.table}{' — ' + sheet.label.upper() if sheet.label else ''} · game {sheet.game}"
+        seats = Table(
+            [
+                ["N–S", f"N: {sheet.seats.get('N', '')}", f"S: {sheet.seats.get('S', '')}"],
+                ["E–W", f"E: {sheet.seats.get('E', '')}", f"W: {sheet.seats.get('W', '')}"],
+            ],
+            colWidths=[18 * mm, (doc.width - 18 * mm) / 2, (doc.width - 18 * mm) / 2],
+        )
+        seats.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), FONT),
+                    ("FONTNAME", (0, 0), (0, -1), BOLD),
+                    ("FONTSIZE", (0, 0), (-1, -1), 12),
+                    ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
+                    ("BACKGROUND", (0, 0), (0, -1), colors.HexColor("#e8eef5")),
+                ]
+            )
+        )
+        head = Table(
+            [[Paragraph(_escape(title), styles["title"]), QrCode(sheet.url, 28 * mm)]], colWidths=[None, 30 * mm]
+        )
+        head.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        # Two spare rows: tables other than the head table may play on until the bell.
+        grid = [["Hand", "Dealer", "Makers (N–S / E–W)", "Alone", "Tricks", "N–S", "E–W"]]
+        grid += [[str(n), "", "", "", "", "", ""] for n in range(1, hands + 3)]
+        grid += [["Total", "", "", "", "", "", ""]]
+        hand_table = Table(
+            grid, colWidths=[16 * mm, 18 * mm, None, 16 * mm, 16 * mm, 20 * mm, 20 * mm], rowHeights=9 * mm
+        )
+        hand_table.setStyle(
+            TableStyle([*_grid(), ("FONTNAME", (0, -1), (-1, -1), BOLD), ("ALIGN", (0, 0), (-1, -1), "CENTER")])
+        )
+        signatures = Table(
+            [["Signed for N–S: ____________________", "Signed for E–W: ____________________"]],
+            colWidths=[None, None],
+        )
+        signatures.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 10)]))
+        story += [
+            head,
+            Paragraph(
+                _escape(f"{header.night} · {header.subtitle} · scan the code to enter the score by phone"),
+                styles["sub"],
+            ),
+            Spacer(1, 3 * mm),
+            seats,
+            Spacer(1, 4 * mm),
+            hand_table,
+            Spacer(1, 8 * mm),
+            signatures,
+        ]
+        if index + 1 < len(sheets):
+            story.append(PageBreak())
+    if not story:
+        story.append(Paragraph("The score sheets are ready once the seating is drawn.", styles["body"]))
+    doc.build(story)
+    return buffer.getvalue()

@@ -30,6 +30,7 @@ urlpatterns = [
     path("nights/<int:night_id>/tally-cards.pdf", sheets.tally_cards_pdf, name="tally_cards_pdf"),
     path("nights/<int:night_id>/table-cards.pdf", sheets.table_cards_pdf, name="table_cards_pdf"),
     path("nights/<int:night_id>/seating.pdf", sheets.seating_pdf, name="seating_pdf"),
+    path("nights/<int:night_id>/score-sheets.pdf", sheets.score_sheets_pdf, name="score_sheets_pdf"),
     path("public/nights/<int:night_id>/", public.public_night, name="public_night"),
     path("public/nights/<int:night_id>/display/", public.room_display, name="room_display"),
     path("public/nights/<int:night_id>/display/count/", public.room_count, name="room_count"),

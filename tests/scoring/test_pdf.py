@@ -110,3 +110,17 @@ def test_the_seating_sheet_lists_everyone_and_every_table(client, night):
     for seating in round_.seatings.select_related("player"):
         assert seating.player.name in page
     assert "sits out" in page  # nine players: one bye
+
+
+def test_score_sheets_one_a_table_with_seats_a_hand_grid_and_the_link(organizer_client, night):
+    from scoring.models import TableLink
+
+    register(night, 8)
+    round_ = services.night_draw(night=night, seed=3)
+    pages = text_of(organizer_client.get(reverse("tournament:score_sheets_pdf", args=[night.pk])).content)
+    assert len(pages) == 2
+    assert "Table 1 — HEAD TABLE · game 1" in pages[0]
+    for seating in round_.seatings.filter(table=2).select_related("player"):
+        assert seating.player.name in pages[1]
+    assert "Signed for N–S" in pages[1] and "10" in pages[1]  # eight hands and two spare rows
+    assert TableLink.objects.filter(night=night, active=True).count() == 2

@@ -106,3 +106,28 @@ def hands_csv(request, night_id: int):
 def night_backup(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
     return _download(backup.night_backup_bytes(night), night, "backup.json", "application/json")
+
+
+@organizer_required
+def score_sheets_pdf(request, night_id: int):
+    """A score sheet for each table of the current game, with the table's QR code for phone entry."""
+    from django.urls import reverse
+
+    from scoring.services import table_links_ensure
+
+    night = get_object_or_404(Night, pk=night_id)
+    current = selectors.current_round(night)
+    links = {link.table: link.token for link in table_links_ensure(night=night)}
+    sheets = [
+        pdf.ScoreSheet(
+            table=table.number,
+            label=table.label.lower(),
+            game=current.number,
+            seats=table.seats,
+            url=request.build_absolute_uri(reverse("scoring:table_link", args=[links[table.number]])),
+        )
+        for table in (selectors.round_view(current).tables if current else [])
+        if table.number in links
+    ]
+    game = current.number if current else 0
+    return _pdf(pdf.score_sheets_pdf(_header(night), sheets, night.hands_per_game), night, f"score-sheets-game-{game}")
