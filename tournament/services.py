@@ -260,12 +260,29 @@ def _partners(round_: Round) -> dict[int, int]:
     return partners
 
 
+def _partnered(night: Night, before: int) -> dict[frozenset[int], int]:
+    """How many games each pair of players has partnered before game `before` (one query)."""
+    seats: dict[tuple[int, int], dict[str, int]] = {}
+    for number, table, seat, player in Seating.objects.filter(round__night=night, round__number__lt=before).values_list(
+        "round__number", "table", "seat", "player_id"
+    ):
+        seats.setdefault((number, table), {})[seat] = player
+    counts: dict[frozenset[int], int] = {}
+    for table in seats.values():
+        for a, b in (("N", "S"), ("E", "W")):
+            if a in table and b in table:
+                pair = frozenset((table[a], table[b]))
+                counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
 def _plan(night: Night, number: int, proposed: list[Table], previous: Round | None) -> roster.RoundPlan:
     present, house = _present(night)
     counts, last = _bye_history(night, number)
     partners = None
     if night.movement in KEEPS_PARTNERS:
         partners = _partners(previous) if previous else {}
+    partnered = _partnered(night, number)
     try:
         return roster.plan_round(
             proposed,
@@ -275,6 +292,7 @@ def _plan(night: Night, number: int, proposed: list[Table], previous: Round | No
             seed=(night.seed or 0) * 7_919 + number,
             partners=partners,
             never_bye=house,
+            partnered=partnered,
         )
     except SeatingError as error:
         raise ValidationError({"round": str(error)}) from error

@@ -65,12 +65,15 @@ def plan_round(
     seed: int,
     partners: Mapping[int, int] | None = None,
     never_bye: Collection[int] = (),
+    partnered: Mapping[frozenset[int], int] | None = None,
 ) -> RoundPlan:
     """Seat the present players: the proposed tables where possible, byes for the rest.
 
     `bye_counts` has an entry (0 included) for everyone who has been in the night so far; a player without one is a
     newcomer and counts as having as few byes as anyone present. `partners` (fixed partners only) maps each player
-    to their partner. `never_bye` are house players, who only ever fill an empty seat.
+    to their partner. `never_bye` are house players, who only ever fill an empty seat. `partnered` counts the
+    games each pair of players has partnered so far: empty seats are then filled so as to repeat as few
+    partnerships as possible.
     """
     players = set(present)
     if len(players) < 4:
@@ -107,8 +110,11 @@ def plan_round(
     fillers = shuffled(waiting, rng)
     if len(holes) != len(fillers):
         raise FatalSeatingError(f"{len(holes)} empty seats for {len(fillers)} waiting players.")
-    for slot, unit in zip(holes, fillers, strict=True):
-        seats[slot] = unit
+    if by_pairs or not partnered:
+        for slot, unit in zip(holes, fillers, strict=True):
+            seats[slot] = unit
+    else:
+        _fill_avoiding_old_partners(seats, holes, fillers, partnered)
 
     tables: dict[int, dict[str, int]] = {}
     for (number, seat_group), unit in seats.items():
@@ -121,6 +127,38 @@ def plan_round(
     if by_pairs:
         pairing = {a: b for unit in units if len(unit) == 2 for a, b in (unit, unit[::-1])}
     return RoundPlan(result, bye_players, pairing)
+
+
+PARTNER_OF = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+def _fill_avoiding_old_partners(
+    seats: dict[Slot, Unit | None],
+    holes: list[Slot],
+    fillers: list[Unit],
+    partnered: Mapping[frozenset[int], int],
+) -> None:
+    """Fill the empty seats one by one, each with the waiting player who has partnered its partner least.
+
+    Seats whose partner is already known are filled first; ties keep the seeded draw's order.
+    """
+    waiting = list(fillers)
+
+    def partner_of(slot: Slot) -> int | None:
+        number, (seat,) = slot
+        unit = seats.get((number, (PARTNER_OF[seat],)))
+        return unit[0] if unit else None
+
+    remaining = list(holes)
+    while remaining:
+        remaining.sort(key=lambda slot: partner_of(slot) is None)  # a known partner first
+        slot = remaining.pop(0)
+        partner = partner_of(slot)
+        best = min(
+            range(len(waiting)),
+            key=lambda i: partnered.get(frozenset((waiting[i][0], partner)), 0) if partner is not None else 0,
+        )
+        seats[slot] = waiting.pop(best)
 
 
 def _units(players: set[int], partners: Mapping[int, int], proposed: Sequence[Table], rng: random.Random) -> list[Unit]:

@@ -478,3 +478,24 @@ def test_a_night_with_byes_arrivals_and_departures(night, data):
         if settled:
             here = [counts[p] for p in real]
             assert max(here) - min(here) <= 1, counts
+
+
+def test_empty_seats_go_to_waiting_players_who_have_not_partnered_there_yet():
+    from tournament.engine.roster import plan_round
+    from tournament.engine.types import Table
+
+    # Six players at one table: 5 and 6 sat out, 3 and 4 have had fewer byes, so they sit out now and 5 and 6 come
+    # back into the South and West seats. 5 has partnered 1 twice and 6 has partnered 2 twice.
+    counts = {1: 1, 2: 1, 3: 0, 4: 0, 5: 1, 6: 1}
+    history = {frozenset((1, 5)): 2, frozenset((2, 6)): 2}
+    for seed in range(20):
+        plan = plan_round(
+            [Table(1, n=1, e=2, s=3, w=4)],
+            present=range(1, 7),
+            bye_counts=counts,
+            sat_out_last={5, 6},
+            seed=seed,
+            partnered=history,
+        )
+        assert plan.byes == (3, 4)
+        assert plan.tables[0].seats == {"N": 1, "E": 2, "S": 6, "W": 5}  # new partnerships only
