@@ -142,6 +142,8 @@ def night_export(night: Night) -> dict[str, Any]:
                     "key": key[entry.player_id],
                     "name": entry.player.name,
                     "house": entry.player.house,
+                    "club_number": entry.player.club_number,
+                    "category": entry.player.category,
                     "checked_in": entry.checked_in,
                     "active": entry.active,
                     "bye_offset": entry.bye_offset,
@@ -219,7 +221,9 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                     name=row["name"], house=True, name_key=f"house:{night.pk}:{house_number}"
                 )
             else:
-                player = Player.objects.filter(name_key=row["key"]).first() or Player.objects.create(name=row["name"])
+                player = Player.objects.filter(name_key=row["key"]).first() or Player.objects.create(
+                    name=row["name"], club_number=row.get("club_number", ""), category=row.get("category", "")
+                )
             players[row["key"]] = player
             Entry.objects.create(
                 night=night,

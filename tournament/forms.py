@@ -95,3 +95,10 @@ class RestoreForm(forms.Form):
     file = forms.FileField(
         label="The night's backup file (.json)", error_messages={"required": "Choose the backup file to restore."}
     )
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label="A CSV file: name, number, category (a header line is fine)",
+        error_messages={"required": "Choose the CSV file to import."},
+    )

@@ -27,6 +27,8 @@ class Player(models.Model):
     name = models.CharField(max_length=80)
     # A placeholder or volunteer who fills an empty seat; never in the standings.
     house = models.BooleanField(default=False)
+    club_number = models.CharField("club or membership number", max_length=20, blank=True)
+    category = models.CharField(max_length=40, blank=True, help_text="For prizes within a group, e.g. lady or man.")
     # The name folded for comparison, kept here because SQLite's lower() ignores letters like Ł and É.
     name_key = models.CharField(max_length=80, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -476,3 +476,39 @@ def keeper_add(*, night: Night, username: str, password: str = "") -> User:
 @transaction.atomic
 def keeper_remove(*, night: Night, user_id: int) -> None:
     night.keepers.remove(user_id)
+
+
+@transaction.atomic
+def players_import(*, night: Night, lines: Sequence) -> list[Entry]:
+    """Register the players of a checked import (see tournament.imports), updating their roster number and
+    category. Refused whole while any line has an error or a name is already registered tonight."""
+    bad = [line for line in lines if line.error]
+    if bad:
+        raise ValidationError({"file": f"Line {bad[0].line}: {bad[0].error} Fix the file and try again."})
+    if not lines:
+        raise ValidationError({"file": "The file has no players in it."})
+    entries = players_register(night=night, names=[line.name for line in lines])
+    by_key = {Player.key_for(line.name): line for line in lines}
+    for entry in entries:
+        line = by_key[entry.player.name_key]
+        changed = {k: v for k, v in (("club_number", line.number), ("category", line.category)) if v}
+        if changed:
+            Player.objects.filter(pk=entry.player_id).update(**changed)
+    return entries
+
+
+def import_preview(night: Night, lines: Sequence) -> list[dict]:
+    """Each line of an import as the organizer sees it before importing: new, on the roster, or refused."""
+    registered = set(Entry.objects.filter(night=night).values_list("player__name_key", flat=True))
+    known = set(
+        Player.objects.filter(name_key__in=[Player.key_for(line.name) for line in lines]).values_list(
+            "name_key", flat=True
+        )
+    )
+    rows = []
+    for line in lines:
+        key = Player.key_for(line.name) if line.name else ""
+        error = line.error or ("Already registered for this night." if key in registered else "")
+        status = "refused" if error else ("on the club roster" if key in known else "new to the roster")
+        rows.append({"line": line, "error": error, "status": status})
+    return rows

@@ -15,6 +15,7 @@ urlpatterns = [
     path("nights/<int:night_id>/players/add/", players.player_add, name="player_add"),
     path("nights/<int:night_id>/players/paste/", players.player_paste, name="player_paste"),
     path("nights/<int:night_id>/players/roster/", players.player_roster, name="player_roster"),
+    path("nights/<int:night_id>/players/import/", players.player_import, name="player_import"),
     path("nights/<int:night_id>/entries/<int:entry_id>/check-in/", players.entry_check_in, name="entry_check_in"),
     path("nights/<int:night_id>/entries/<int:entry_id>/remove/", players.entry_remove, name="entry_remove"),
     path("nights/<int:night_id>/entries/<int:entry_id>/active/", players.entry_active, name="entry_active"),

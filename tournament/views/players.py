@@ -9,7 +9,8 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from .. import selectors, services
-from ..forms import PlayerAddForm, PlayerPasteForm, RosterPickForm, apply_errors
+from ..forms import ImportForm, PlayerAddForm, PlayerPasteForm, RosterPickForm, apply_errors
+from ..imports import parse_players_csv
 from ..models import Entry, Night, Round
 from ..permissions import organizer_required
 from .context import night_context, players_context
@@ -130,3 +131,39 @@ def seating_swap(request, night_id: int, number: int):
         messages = error.messages if isinstance(error, ValidationError) else ["Pick two players."]
         return _answer(request, round_.night, swap_errors=messages)
     return _answer(request, round_.night)
+
+
+@organizer_required
+@require_POST
+def player_import(request, night_id: int):
+    """A CSV of players: first a preview with a verdict on every line, then the import, all or nothing."""
+    night = get_object_or_404(Night, pk=night_id)
+    form = ImportForm(request.POST, request.FILES)
+    text = request.POST.get("csv_text", "")
+    if "csv_text" not in request.POST:
+        if not form.is_valid():
+            return TemplateResponse(request, "tournament/player_import.html", {"night": night, "form": form})
+        try:
+            text = form.cleaned_data["file"].read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            form.add_error("file", "This file is not text (UTF-8): save the spreadsheet as CSV UTF-8.")
+            return TemplateResponse(request, "tournament/player_import.html", {"night": night, "form": form})
+    lines = parse_players_csv(text)
+    rows = services.import_preview(night, lines)
+    errors: list[str] = []
+    if request.POST.get("confirm") == "1":
+        try:
+            services.players_import(night=night, lines=lines)
+        except ValidationError as error:
+            errors = error.messages
+        else:
+            return redirect(night)
+    context = {
+        "night": night,
+        "form": ImportForm(),
+        "rows": rows,
+        "csv_text": text,
+        "refused": sum(1 for row in rows if row["error"]),
+        "errors": errors,
+    }
+    return TemplateResponse(request, "tournament/player_import.html", context)
