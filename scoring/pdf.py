@@ -179,23 +179,39 @@ class TallyCard:
     number: int | None = None  # the player's number: confirms scores at the table and finds their page
 
 
-def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int) -> bytes:
-    """Two tally cards a page: a row per game with table, seat, partner, score and running total."""
+# Cards a page -> (columns, rows) of the page's grid.
+LAYOUTS = {1: (1, 1), 2: (1, 2), 4: (2, 2)}
+
+
+def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2) -> bytes:
+    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score and running total.
+
+    A card with no name is a blank card for a night where names are written in by hand.
+    """
     styles = _styles()
     buffer = io.BytesIO()
     width, height = PAGE_SIZES[header.paper]
-    margin = 12 * mm
-    half = (height - 2 * margin) / 2
+    margin = 10 * mm
+    columns, rows_on_page = LAYOUTS[per_page]
+    cell_w = (width - 2 * margin) / columns
+    cell_h = (height - 2 * margin) / rows_on_page
+    gap = 4 * mm if per_page == 4 else 0
     frames = [
-        Frame(margin, margin + half, width - 2 * margin, half, id="top", showBoundary=0),
-        Frame(margin, margin, width - 2 * margin, half, id="bottom", showBoundary=0),
+        Frame(margin + c * cell_w + gap / 2, margin + r * cell_h, cell_w - gap, cell_h, id=f"c{r}{c}", showBoundary=0)
+        for r in reversed(range(rows_on_page))
+        for c in range(columns)
     ]
+    half = cell_h
+    small = per_page == 4
 
     def cut_line(canvas, _doc):
         canvas.saveState()
         canvas.setDash(3, 3)
         canvas.setStrokeColor(colors.HexColor("#bbbbbb"))
-        canvas.line(margin, margin + half, width - margin, margin + half)
+        for r in range(1, rows_on_page):
+            canvas.line(margin, margin + r * cell_h, width - margin, margin + r * cell_h)
+        for c in range(1, columns):
+            canvas.line(margin + c * cell_w, margin, margin + c * cell_w, height - margin)
         canvas.restoreState()
 
     doc = BaseDocTemplate(buffer, **_document(buffer, header, "Tally cards"))
@@ -231,18 +247,29 @@ def tally_cards_pdf(header: SheetHeader, cards: Sequence[TallyCard], games: int)
         made = sum(line.extras.loners_made for line in card.lines)
         tried = sum(line.extras.loners_tried for line in card.lines)
         euchres = sum(line.extras.euchres for line in card.lines)
-        rows.append(["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), str(total)])
+        if card.lines or card.name:
+            rows.append(["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), str(total)])
+        else:  # a blank card: the player adds it up
+            rows.append(["Total", "", "", "", "", "", "", "", ""])
+        if small:  # a quarter page: the columns a player fills in by hand, smaller
+            rows = [[row[0], row[1], row[3], row[4], row[5], row[8]] for row in rows]
+            widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 11 * mm]
+        else:
+            widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 15 * mm]
         table = Table(
-            rows,
-            colWidths=[13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 15 * mm],
-            rowHeights=[None] + [min(9 * mm, (half - 40 * mm) / (games + 1))] * (games + 1),
+            rows, colWidths=widths, rowHeights=[None] + [min(9 * mm, (half - 40 * mm) / (games + 1))] * (games + 1)
         )
-        table.setStyle(TableStyle([*_grid(), ("FONTNAME", (0, -1), (-1, -1), BOLD)]))
+        table.setStyle(
+            TableStyle(
+                [*_grid(), ("FONTNAME", (0, -1), (-1, -1), BOLD), ("FONTSIZE", (0, 0), (-1, -1), 7 if small else 9)]
+            )
+        )
+        name = card.name or "Name: ______________________"
         story.append(
             KeepTogether(
                 [
                     Paragraph(
-                        _escape(card.name + (f"  ·  No. {card.number}" if card.number is not None else "")),
+                        _escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")),
                         styles["card"],
                     ),
                     Paragraph(_escape(f"{header.night} · {header.subtitle}"), styles["sub"]),

@@ -124,3 +124,16 @@ def test_score_sheets_one_a_table_with_seats_a_hand_grid_and_the_link(organizer_
         assert seating.player.name in pages[1]
     assert "Signed for N–S" in pages[1] and "10" in pages[1]  # eight hands and two spare rows
     assert TableLink.objects.filter(night=night, active=True).count() == 2
+
+
+@pytest.mark.parametrize("per_page,pages", [(1, 8), (2, 4), (4, 2)])
+def test_tally_cards_one_two_or_four_a_page(organizer_client, finished, per_page, pages):
+    url = reverse("tournament:tally_cards_pdf", args=[finished.pk])
+    content = organizer_client.get(url, {"per_page": per_page}).content
+    assert len(text_of(content)) == pages
+
+
+def test_blank_tally_cards_to_write_names_on(organizer_client, finished):
+    url = reverse("tournament:tally_cards_pdf", args=[finished.pk])
+    pages = text_of(organizer_client.get(url, {"blank": 8, "per_page": 4}).content)
+    assert len(pages) == 2 and "Name: ____" in pages[0]

@@ -37,13 +37,20 @@ def standings_pdf(request, night_id: int):
 
 @organizer_required
 def tally_cards_pdf(request, night_id: int):
+    """Tally cards, ?per_page=1, 2 (the default) or 4; ?blank=N for N blank cards to write names on."""
     night = get_object_or_404(Night, pk=night_id)
-    lines = game_lines(night)
-    cards = [
-        pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.player_id)
-        for entry in selectors.night_entries(night)
-    ]
-    return _pdf(pdf.tally_cards_pdf(_header(night), cards, night.games), night, "tally-cards")
+    per_page = int(request.GET["per_page"]) if request.GET.get("per_page") in {"1", "2", "4"} else 2
+    blank = min(int(request.GET["blank"]), 600) if request.GET.get("blank", "").isdigit() else 0
+    if blank:
+        cards = [pdf.TallyCard("", [], number) for number in range(1, blank + 1)]
+    else:
+        lines = game_lines(night)
+        cards = [
+            pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.player_id)
+            for entry in selectors.night_entries(night)
+        ]
+    content = pdf.tally_cards_pdf(_header(night), cards, night.games, per_page=per_page)
+    return _pdf(content, night, "blank-tally-cards" if blank else "tally-cards")
 
 
 @organizer_required
