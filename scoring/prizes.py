@@ -1,5 +1,8 @@
 """The prize table: who takes which prize, from the ranked standings. Pure Python, no Django.
 
+"high:<category>" is the high score among the players of a category the organizer gives players (for example
+high:lady and high:man).
+
 Prizes are handed out in the organizer's order. Places (high, second, third) go to the groups of players level
 on the whole tie-break chain, in rank order; the low score to the last group; most loners and the high single
 game to the best on that count (at least one). Level players share a prize and the sheet shows it as a tie. With
@@ -8,7 +11,7 @@ game to the best on that count (at least one). Level players share a prize and t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .standings import Standing
@@ -51,10 +54,22 @@ def _count(key: str, standing: Standing) -> int:
     return standing.totals.loners_made if key == "loners" else standing.totals.best_game
 
 
-def award(standings: Sequence[Standing], prizes: Sequence[str], *, one_each: bool = True) -> list[Award]:
-    unknown = [key for key in prizes if key not in PRIZES]
+def valid_prize(key: str) -> bool:
+    """A prize key: one of PRIZES, or "high:<category>" for the high score within a category of players."""
+    return key in PRIZES or (key.startswith("high:") and len(key) > 5)
+
+
+def award(
+    standings: Sequence[Standing],
+    prizes: Sequence[str],
+    *,
+    one_each: bool = True,
+    categories: Mapping[int, str] | None = None,
+) -> list[Award]:
+    unknown = [key for key in prizes if not valid_prize(key)]
     if unknown:
         raise ValueError(f"Unknown prizes: {', '.join(unknown)}.")
+    categories = categories or {}
     taken: set[int] = set()
     awarded_places = 0
     results: list[Award] = []
@@ -73,6 +88,14 @@ def award(standings: Sequence[Standing], prizes: Sequence[str], *, one_each: boo
                 winners = groups[awarded_places]
             awarded_places += 1
             value = f"{winners[0].totals.total} points" if winners else ""
+        elif key.startswith("high:"):
+            category = key[5:].casefold()
+            for group in _groups(standings):
+                group = [s for s in free(group) if categories.get(s.totals.player, "").casefold() == category]
+                if group:
+                    winners = group
+                    break
+            value = f"{winners[0].totals.total} points" if winners else ""
         elif key == "low":
             for group in reversed(_groups(standings)):
                 if group := free(group):
@@ -87,5 +110,6 @@ def award(standings: Sequence[Standing], prizes: Sequence[str], *, one_each: boo
                 value = f"{best} loner{'s' if best > 1 else ''}" if key == "loners" else f"{best} points in one game"
         ids = tuple(s.totals.player for s in winners)
         taken.update(ids)
-        results.append(Award(key, PRIZES[key], ids, value))
+        label = PRIZES.get(key) or f"High score, {key[5:]}"
+        results.append(Award(key, label, ids, value))
     return results

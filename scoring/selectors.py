@@ -261,7 +261,12 @@ def night_standings(night: Night) -> NightStandings:
     awards = (
         [
             AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie)
-            for a in prizes.award(ranked, _keys(night.prizes), one_each=night.one_prize_each)
+            for a in prizes.award(
+                ranked,
+                _keys(night.prizes),
+                one_each=night.one_prize_each,
+                categories=dict(Entry.objects.filter(night=night).values_list("player_id", "player__category")),
+            )
             if a.winners
         ]
         if rounds_closed

@@ -107,7 +107,8 @@ class Night(models.Model):
         "prizes, in order",
         max_length=80,
         default="high,second,third,low,loners",
-        help_text="Comma-separated, from: high, second, third, low, loners, high_game.",
+        help_text="Comma-separated, from: high, second, third, low, loners, high_game, and high:<category> "
+        "for the best of a group of players (e.g. high:lady, high:man).",
     )
     one_prize_each = models.BooleanField("nobody takes two prizes", default=True)
     games = models.PositiveSmallIntegerField(
@@ -171,7 +172,7 @@ class Night(models.Model):
         return reverse("tournament:night_detail", args=[self.pk])
 
     def clean(self):
-        from scoring.prizes import PRIZES
+        from scoring.prizes import PRIZES, valid_prize
         from scoring.standings import METRICS
 
         errors = {}
@@ -179,8 +180,8 @@ class Night(models.Model):
         if unknown := [key for key in chain if key not in METRICS]:
             errors["tie_chain"] = f"Unknown tie-break {unknown[0]!r}: use {', '.join(METRICS)}."
         prizes = [key.strip() for key in self.prizes.split(",") if key.strip()]
-        if unknown := [key for key in prizes if key not in PRIZES]:
-            errors["prizes"] = f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)}."
+        if unknown := [key for key in prizes if not valid_prize(key)]:
+            errors["prizes"] = f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)} or high:<category>."
         if errors:
             raise ValidationError(errors)
 

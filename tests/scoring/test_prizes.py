@@ -97,3 +97,12 @@ def test_with_the_draw_the_order_is_total_stable_and_split_by_the_first_differin
     for above, below in itertools.pairwise(standings):
         first = next(m for m in chain if m.sort_value(above.totals) != m.sort_value(below.totals))
         assert below.separated_by == (None if first is chain[0] else first.label)
+
+
+def test_high_score_within_a_category():
+    rows = night((1, 70, 8, 0, 12), (2, 65, 7, 0, 9), (3, 60, 6, 0, 8), (4, 50, 4, 0, 7))
+    categories = {1: "Lady", 2: "man", 3: "lady", 4: "man"}
+    got = winners(award(rank(rows), ["high", "high:lady", "high:man"], categories=categories))
+    assert got == {"high": (1,), "high:lady": (3,), "high:man": (2,)}  # player 1 already has the high score
+    labels = [a.label for a in award(rank(rows), ["high:lady"], categories=categories)]
+    assert labels == ["High score, lady"]
