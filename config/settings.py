@@ -124,6 +124,10 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "America/Toronto")
 USE_I18N = True
 USE_TZ = True
 
+# Built files (big print batches) live under var/ and are handed out by an organizer-only view, never served raw.
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "/media/"
+
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"

@@ -298,3 +298,33 @@ class Seating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at table {self.table} {self.seat}"
+
+
+class PrintJob(models.Model):
+    """A big batch of sheets built by a Celery task; the page shows its progress and offers the file when ready."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "waiting for the worker"
+        RUNNING = "running", "being built"
+        DONE = "done", "ready"
+        FAILED = "failed", "failed"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="print_jobs")
+    kind = models.CharField(max_length=30)  # "tally_cards"
+    params = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    file = models.FileField(upload_to="print", blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.night} ({self.get_status_display()})"
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else 0

@@ -27,3 +27,10 @@ def tick() -> dict[str, int]:
 def catch_up(**kwargs) -> None:
     """A worker that was down rings what fell due meanwhile, before waiting for beat."""
     bell.rounds_tick()
+
+
+@shared_task(acks_late=True)
+def build_print_job(job_id: int) -> int:
+    from .printing import print_job_run
+
+    return print_job_run(job_id=job_id).pk

@@ -30,6 +30,7 @@ urlpatterns = [
     path("nights/<int:night_id>/standings.pdf", sheets.standings_pdf, name="standings_pdf"),
     path("nights/<int:night_id>/tally-cards.pdf", sheets.tally_cards_pdf, name="tally_cards_pdf"),
     path("nights/<int:night_id>/table-cards.pdf", sheets.table_cards_pdf, name="table_cards_pdf"),
+    path("nights/<int:night_id>/print/<int:job_id>/", sheets.print_job, name="print_job"),
     path("nights/<int:night_id>/seating.pdf", sheets.seating_pdf, name="seating_pdf"),
     path("nights/<int:night_id>/score-sheets.pdf", sheets.score_sheets_pdf, name="score_sheets_pdf"),
     path("public/nights/<int:night_id>/", public.public_night, name="public_night"),

@@ -137,3 +137,28 @@ def test_blank_tally_cards_to_write_names_on(organizer_client, finished):
     url = reverse("tournament:tally_cards_pdf", args=[finished.pk])
     pages = text_of(organizer_client.get(url, {"blank": 8, "per_page": 4}).content)
     assert len(pages) == 2 and "Name: ____" in pages[0]
+
+
+def test_a_big_batch_is_built_by_the_worker_with_progress_and_a_download(
+    organizer_client, finished, monkeypatch, django_capture_on_commit_callbacks
+):
+    from tournament import printing
+    from tournament.models import PrintJob
+
+    monkeypatch.setattr(printing, "BATCH_THRESHOLD", 3)
+    url = reverse("tournament:tally_cards_pdf", args=[finished.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = organizer_client.get(url)
+    job = PrintJob.objects.get()
+    assert response.status_code == 302 and response["Location"].endswith(f"/print/{job.pk}/")
+    assert (job.status, job.total, job.done) == ("done", 8, 8)
+    page = organizer_client.get(response["Location"]).content.decode()
+    assert "Download the PDF" in page and "8 of 8 cards" in page
+    pdf_bytes = organizer_client.get(response["Location"], {"download": "1"}).content
+    assert len(text_of(pdf_bytes)) == 4
+    assert printing.print_job_run(job_id=job.pk).status == "done"  # delivered twice: built once
+
+
+def test_a_small_batch_comes_straight_back(organizer_client, finished):
+    response = organizer_client.get(reverse("tournament:tally_cards_pdf", args=[finished.pk]))
+    assert response["Content-Type"] == "application/pdf"

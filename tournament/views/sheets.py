@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
 from django.utils.text import slugify
 
 from scoring import exports, pdf
-from scoring.selectors import game_lines, night_standings
+from scoring.selectors import night_standings
 
-from .. import backup, selectors
-from ..models import Night
+from .. import backup, printing, selectors
+from ..models import Night, PrintJob
 from ..permissions import organizer_required
 
 
 def _header(night: Night) -> pdf.SheetHeader:
-    return pdf.SheetHeader(
-        night=night.name,
-        date=f"{night.date:%A} {night.date.day} {night.date:%B %Y}",
-        venue=night.venue,
-        paper=night.paper,
-    )
+    return printing.header(night)
 
 
 def _pdf(content: bytes, night: Night, what: str) -> HttpResponse:
@@ -37,20 +33,30 @@ def standings_pdf(request, night_id: int):
 
 @organizer_required
 def tally_cards_pdf(request, night_id: int):
-    """Tally cards, ?per_page=1, 2 (the default) or 4; ?blank=N for N blank cards to write names on."""
+    """Tally cards, ?per_page=1, 2 (the default) or 4; ?blank=N for N blank cards to write names on.
+
+    A big batch is handed to the worker and the page shows its progress.
+    """
     night = get_object_or_404(Night, pk=night_id)
     per_page = int(request.GET["per_page"]) if request.GET.get("per_page") in {"1", "2", "4"} else 2
     blank = min(int(request.GET["blank"]), 600) if request.GET.get("blank", "").isdigit() else 0
-    if blank:
-        cards = [pdf.TallyCard("", [], number) for number in range(1, blank + 1)]
-    else:
-        lines = game_lines(night)
-        cards = [
-            pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.player_id)
-            for entry in selectors.night_entries(night)
-        ]
-    content = pdf.tally_cards_pdf(_header(night), cards, night.games, per_page=per_page)
+    count = blank or night.entries.filter(player__house=False).count()
+    if count > printing.BATCH_THRESHOLD:
+        job = printing.print_job_start(night=night, per_page=per_page, blank=blank)
+        return redirect("tournament:print_job", night.pk, job.pk)
+    content = printing.tally_cards_bytes(night, per_page=per_page, blank=blank)
     return _pdf(content, night, "blank-tally-cards" if blank else "tally-cards")
+
+
+@organizer_required
+def print_job(request, night_id: int, job_id: int):
+    """A big batch's progress (the page polls itself) and, when it is ready, the file."""
+    job = get_object_or_404(PrintJob.objects.select_related("night"), pk=job_id, night_id=night_id)
+    if request.GET.get("download") and job.status == PrintJob.Status.DONE:
+        with job.file.open("rb") as handle:
+            return _pdf(handle.read(), job.night, "tally-cards")
+    template = "tournament/print_job.html"
+    return TemplateResponse(request, f"{template}#progress" if request.htmx else template, {"job": job})
 
 
 @organizer_required
