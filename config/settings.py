@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.HtmxVaryMiddleware",
+    "config.middleware.DatabaseDownMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
