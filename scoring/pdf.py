@@ -97,19 +97,24 @@ def _document(buffer: io.BytesIO, header: SheetHeader, title: str, **kwargs) -> 
     }
 
 
-def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
-    """The final standings: prizes at the top, then every player with total, wins and each game's score."""
-    styles = _styles()
-    buffer = io.BytesIO()
-    margin = 14 * mm
-    doc = SimpleDocTemplate(
+def _page_doc(buffer: io.BytesIO, header: SheetHeader, title: str, margin: float) -> SimpleDocTemplate:
+    """A plain flowing document on the night's paper, the same margin all round."""
+    return SimpleDocTemplate(
         buffer,
         leftMargin=margin,
         rightMargin=margin,
         topMargin=margin,
         bottomMargin=margin,
-        **_document(buffer, header, "Standings"),
+        **_document(buffer, header, title),
     )
+
+
+def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
+    """The final standings: prizes at the top, then every player with total, wins and each game's score."""
+    styles = _styles()
+    buffer = io.BytesIO()
+    margin = 14 * mm
+    doc = _page_doc(buffer, header, "Standings", margin)
     story: list = [
         Paragraph(_escape(header.night), styles["title"]),
         Paragraph(_escape(f"Standings after {standings.rounds_closed} game(s) · {header.subtitle}"), styles["sub"]),
@@ -365,14 +370,7 @@ def seating_pdf(header: SheetHeader, game: int, lines: Sequence[SeatLine], table
     styles = _styles()
     buffer = io.BytesIO()
     margin = 12 * mm
-    doc = SimpleDocTemplate(
-        buffer,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=margin,
-        bottomMargin=margin,
-        **_document(buffer, header, f"Seating for game {game}"),
-    )
+    doc = _page_doc(buffer, header, f"Seating for game {game}", margin)
     story: list = [
         Paragraph(_escape(f"{header.night} — where to sit for game {game}"), styles["title"]),
         Paragraph(_escape(header.subtitle), styles["sub"]),
@@ -457,14 +455,7 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: i
     styles = _styles()
     buffer = io.BytesIO()
     margin = 14 * mm
-    doc = SimpleDocTemplate(
-        buffer,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=margin,
-        bottomMargin=margin,
-        **_document(buffer, header, "Score sheets"),
-    )
+    doc = _page_doc(buffer, header, "Score sheets", margin)
     story: list = []
     for index, sheet in enumerate(sheets):
         title = f"Table {sheet.table}{' — ' + sheet.label.upper() if sheet.label else ''} · game {sheet.game}"
