@@ -47,7 +47,7 @@ def room_display(request, night_id: int):
     """
     if _unchanged(request, night_id):
         return HttpResponse(status=204)
-    stamp = selectors.night_stamp(night_id)
+    stamp = selectors.night_stamp(night_id, moved=False)  # any change, a score included: the page shows the count
     if stamp is None:
         raise Http404("No such night.")
     key = f"room:{night_id}:{stamp}:{bool(request.htmx)}:{request.get_host()}"
