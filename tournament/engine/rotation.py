@@ -1,0 +1,567 @@
+"""Rotation nights: the whole seating fixed in advance from the head count and the number of games. Pure Python.
+
+Players are chart numbers 1..players. Every game, `players % 4` of them sit out and the rest play at tables of
+four; nothing depends on the results, so the chart can be printed before the first deal.
+
+* Perfect charts. When the head count is 4n or 4n+1 (up to 64) the full night is a whist tournament: every two
+  players are partners exactly once and opponents exactly twice; with 4n+1 players each sits out exactly once.
+  They are developed from the base rounds in `whist_data` (found by `whist_search`). A shorter night plays the
+  first games of the full chart.
+* Every other chart. The partnerships come from a one-factorization (the round-robin "circle"), so nobody
+  partners anyone twice, and the sit-outs are built into it so that byes differ by at most one and nobody sits out
+  twice running. Each game the partnerships are then paired into tables by a greedy build and a local search that
+  keeps down how often two players meet (partners or opponents), and the tables are numbered so that every player
+  visits the tables as evenly as possible.
+
+Everything is deterministic for a given seed: `random.Random(seed)` is the only source of chance.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+
+from .types import Seat, SeatingError, Table
+from .whist_data import WHIST
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 400
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ChartRound:
+    """One game of the chart: the tables (numbered 1..T) and who sits out."""
+
+    number: int
+    tables: tuple[Table, ...]
+    sit_out: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A rotation night's seating for every game. `perfect`: the games are (the start of) a whist tournament."""
+
+    players: int
+    games: int
+    seed: int
+    perfect: bool
+    rounds: tuple[ChartRound, ...]
+
+
+@dataclass(frozen=True)
+class FairnessFigure:
+    """One line of the fairness table: the chart's figure beside the best any chart could do (lower is better)."""
+
+    key: str
+    label: str
+    value: int
+    ideal: int
+
+    @property
+    def ok(self) -> bool:
+        return self.value <= self.ideal
+
+
+@dataclass(frozen=True)
+class ChartFairness:
+    """Figures for the whole chart, each with its ideal. `rows` lists them for a page."""
+
+    players: int
+    games: int
+    byes_min: int
+    byes_max: int
+    rows: tuple[FairnessFigure, ...]
+
+    def __getitem__(self, key: str) -> FairnessFigure:
+        for row in self.rows:
+            if row.key == key:
+                return row
+        raise KeyError(key)
+
+    @property
+    def ok(self) -> bool:
+        return all(row.ok for row in self.rows)
+
+
+@dataclass(frozen=True)
+class PlanLine:
+    """One game for one player, as printed on the tally card."""
+
+    game: int
+    table: int | None
+    seat: Seat | None
+    partner: int | None
+    opponents: tuple[int, int] | None
+    sit_out: bool
+
+
+def full_night(players: int) -> int:
+    """Games until everyone can have partnered everyone: players-1 for 4n players, otherwise players."""
+    return players - 1 if players % 4 == 0 else players
+
+
+def _check(players: int, games: int) -> None:
+    if players < MIN_PLAYERS:
+        raise SeatingError(f"A rotation chart needs at least {MIN_PLAYERS} players; there are {players}.")
+    if players > MAX_PLAYERS:
+        raise SeatingError(f"A rotation chart takes at most {MAX_PLAYERS} players; there are {players}.")
+    if games < 1:
+        raise SeatingError("A rotation chart needs at least one game.")
+    if games > full_night(players):
+        raise SeatingError(
+            f"With {players} players a rotation chart has at most {full_night(players)} games "
+            f"(everyone has then partnered everyone); {games} were asked for."
+        )
+
+
+# --- partnerships and sit-outs, on internal ids 0..players-1 ---------------------------------------------------
+
+Schedule = list[tuple[tuple[int, ...], list[Pair]]]  # per game: who sits out, the partnerships
+
+
+def _circle(players: int, games: int) -> Schedule:
+    """4n players: the round-robin one-factorization over Z_(v-1) and a fixed point (id v-1). Nobody sits out."""
+    m = players - 1
+    return [((), [(m, i)] + [((i + k) % m, (i - k) % m) for k in range(1, (m + 1) // 2)]) for i in range(games)]
+
+
+def _near_circle(players: int, games: int) -> Schedule:
+    """4n+1 players: round i of the near-one-factorization of Z_v; player i sits out."""
+    v = players
+    return [((i,), [((i + k) % v, (i - k) % v) for k in range(1, (v + 1) // 2)]) for i in range(games)]
+
+
+def _triples(players: int, games: int) -> Schedule:
+    """4n+3 players: round j of the near-one-factorization sits out j with its partner pair j-1, j+1.
+
+    The rounds go in an order that walks the sit-outs through 0, 1, 2, … in blocks of three (shifting by one
+    after each full pass when 3 divides v), so byes differ by at most one at every point of the night and no
+    block touches the one before it.
+    """
+    v = players
+    if v % 3:
+        centres = [(1 + 3 * t) % v for t in range(v)]
+    else:
+        third = v // 3
+        centres = [1 + 3 * t for t in range(third)] + [2 + 3 * t for t in range(third)]
+        centres += [3 * t % v for t in range(1, third + 1)]
+    return [
+        (((j - 1) % v, j, (j + 1) % v), [((j + k) % v, (j - k) % v) for k in range(2, (v + 1) // 2)])
+        for j in centres[:games]
+    ]
+
+
+def _phantom_rounds(players: int) -> dict[int, tuple[Pair, list[Pair]]]:
+    """4n+2 players: the near-one-factorization of Z_(v+1) with 0 a phantom; ids are x-1 for x in 1..v.
+
+    Round i (1..v): i is unmatched and the phantom's partner 2i sits out with it: each player sits out twice.
+    """
+    n = players + 1
+    rounds = {}
+    for i in range(1, n):
+        pairs = [((i + k) % n, (i - k) % n) for k in range(1, n // 2 + 1)]
+        pairs = [(a - 1, b - 1) for a, b in pairs if a and b]
+        rounds[i] = ((i - 1, 2 * i % n - 1), pairs)
+    return rounds
+
+
+def _phantom(players: int, games: int, rng: random.Random) -> Schedule | None:
+    """4n+2 players from the phantom rounds, or None when no choice of `games` rounds gives byes within one.
+
+    A sit-out pair is an edge {i, 2i}; those edges make cycles. Alternate edges of each cycle form a matching:
+    those rounds give everyone at most one bye. Short nights take rounds from the matching, long nights leave
+    out rounds of the matching (everyone then has one or two byes).
+    """
+    rounds = _phantom_rounds(players)
+    n = players + 1
+    seen: set[int] = set()
+    matching: list[int] = []
+    for start in range(1, n):
+        if start in seen:
+            continue
+        cycle = []
+        x = start
+        while x not in seen:
+            seen.add(x)
+            cycle.append(x)
+            x = 2 * x % n
+        matching += cycle[0 : len(cycle) - len(cycle) % 2 : 2]
+    if games <= len(matching):
+        chosen = matching[:games]
+    elif players - games <= len(matching):
+        dropped = set(matching[: players - games])
+        chosen = [i for i in range(1, n) if i not in dropped]
+    else:
+        return None
+    return _order(
+        [rounds[i] for i in chosen],
+        rng,
+    )
+
+
+def _order(schedule: Schedule, rng: random.Random) -> Schedule:
+    """Put the games in an order where nobody sits out twice running (a few random tries; the sit-outs are sparse)."""
+    best = list(schedule)
+    best_clashes = None
+    for _ in range(200):
+        rest = list(schedule)
+        rng.shuffle(rest)
+        order = [rest.pop()]
+        while rest:
+            last = set(order[-1][0])
+            pick = next((k for k, r in enumerate(rest) if not last & set(r[0])), 0)
+            order.append(rest.pop(pick))
+        clashes = sum(bool(set(a[0]) & set(b[0])) for a, b in itertools.pairwise(order))
+        if best_clashes is None or clashes < best_clashes:
+            best, best_clashes = order, clashes
+        if not clashes:
+            break
+    return best
+
+
+def _rotating_sit_outs(players: int, games: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """Sit-outs walking through a shuffled order in blocks: byes within one, never twice running (2r <= v)."""
+    r = players % 4
+    order = list(range(players))
+    rng.shuffle(order)
+    return [tuple(order[(g * r + j) % players] for j in range(r)) for g in range(games)]
+
+
+def _searched(players: int, games: int, rng: random.Random) -> Schedule:
+    """Partnerships found game by game: a greedy matching avoiding old partners, then swaps to remove repeats."""
+    partnered: set[Pair] = set()
+    schedule: Schedule = []
+    for out in _rotating_sit_outs(players, games, rng):
+        active = [x for x in range(players) if x not in out]
+        best: list[Pair] = []
+        best_repeats = None
+        for _ in range(20):
+            rng.shuffle(active)
+            pairs = _greedy_matching(active, partnered)
+            repeats = _repair_matching(pairs, partnered, rng)
+            if best_repeats is None or repeats < best_repeats:
+                best, best_repeats = pairs, repeats
+            if not repeats:
+                break
+        partnered.update(_key(a, b) for a, b in best)
+        schedule.append((out, best))
+    return schedule
+
+
+def _key(a: int, b: int) -> Pair:
+    return (a, b) if a < b else (b, a)
+
+
+def _greedy_matching(active: list[int], partnered: set[Pair]) -> list[Pair]:
+    free = list(active)
+    pairs = []
+    while free:
+        a = free.pop()
+        pick = next((k for k in range(len(free) - 1, -1, -1) if _key(a, free[k]) not in partnered), len(free) - 1)
+        pairs.append((a, free.pop(pick)))
+    return pairs
+
+
+def _repair_matching(pairs: list[Pair], partnered: set[Pair], rng: random.Random) -> int:
+    """Swap partners between two pairs while that removes repeated partnerships; returns the repeats left."""
+    for _ in range(50):
+        bad = [k for k, (a, b) in enumerate(pairs) if _key(a, b) in partnered]
+        if not bad:
+            return 0
+        for k in bad:
+            a, b = pairs[k]
+            if _key(a, b) not in partnered:
+                continue
+            others = list(range(len(pairs)))
+            rng.shuffle(others)
+            for j in others:
+                if j == k:
+                    continue
+                c, d = pairs[j]
+                if _key(a, c) not in partnered and _key(b, d) not in partnered:
+                    pairs[k], pairs[j] = (a, c), (b, d)
+                    break
+                if _key(a, d) not in partnered and _key(b, c) not in partnered:
+                    pairs[k], pairs[j] = (a, d), (b, c)
+                    break
+    return sum(_key(a, b) in partnered for a, b in pairs)
+
+
+def _schedule(players: int, games: int, rng: random.Random) -> Schedule:
+    r = players % 4
+    if r == 0:
+        return _circle(players, games)
+    if r == 1:
+        return _near_circle(players, games)
+    if r == 3:
+        return _triples(players, games)
+    return _phantom(players, games, rng) or _searched(players, games, rng)
+
+
+# --- tables: pairing the partnerships, numbering the tables ---------------------------------------------------
+
+
+class _Counts:
+    """How often two players met (partners or opponents) and were opponents, and visits to each table."""
+
+    def __init__(self, players: int, tables: int) -> None:
+        self.v = players
+        self.t = tables
+        self.meet = [0] * (players * players)
+        self.opp = [0] * (players * players)
+        self.visits = [0] * (players * max(tables, 1))
+
+    def edge(self, x: int, y: int) -> int:
+        """The cost of making x and y opponents now: meetings weigh far more than opponent counts."""
+        k = x * self.v + y
+        m = self.meet[k]
+        o = self.opp[k]
+        return 64 * m * m + o * o
+
+    def table(self, p: Pair, q: Pair) -> int:
+        (a, c), (b, d) = p, q
+        return self.edge(a, b) + self.edge(a, d) + self.edge(c, b) + self.edge(c, d)
+
+    def add_meet(self, x: int, y: int) -> None:
+        self.meet[x * self.v + y] += 1
+        self.meet[y * self.v + x] += 1
+
+    def add_table(self, p: Pair, q: Pair) -> None:
+        for x in p:
+            for y in q:
+                self.add_meet(x, y)
+                self.opp[x * self.v + y] += 1
+                self.opp[y * self.v + x] += 1
+
+
+def _pair_up(pairs: list[Pair], counts: _Counts, rng: random.Random) -> list[tuple[Pair, Pair]]:
+    """Partnerships two by two into tables: greedy on a sample of candidates, then improving swaps."""
+    rest = list(pairs)
+    rng.shuffle(rest)
+    tables: list[tuple[Pair, Pair]] = []
+    while rest:
+        p = rest.pop()
+        window = range(max(0, len(rest) - 40), len(rest))
+        pick = min(window, key=lambda k: counts.table(p, rest[k]))
+        tables.append((p, rest.pop(pick)))
+    size = len(tables)
+    if size < 2:
+        return tables
+    cost = [counts.table(p, q) for p, q in tables]
+    for _ in range(12):
+        improved = False
+        for i in range(size):
+            if not cost[i]:
+                continue
+            for j in rng.sample(range(size), min(size, 8)):
+                if j == i:
+                    continue
+                (a, b), (c, d) = tables[i], tables[j]
+                now = cost[i] + cost[j]
+                x1, y1 = counts.table(a, c), counts.table(b, d)
+                x2, y2 = counts.table(a, d), counts.table(b, c)
+                if x1 + y1 < now and x1 + y1 <= x2 + y2:
+                    tables[i], tables[j], cost[i], cost[j] = (a, c), (b, d), x1, y1
+                    improved = True
+                elif x2 + y2 < now:
+                    tables[i], tables[j], cost[i], cost[j] = (a, d), (b, c), x2, y2
+                    improved = True
+        if not improved:
+            break
+    return tables
+
+
+def _number_tables(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random.Random) -> list[int]:
+    """A table number for each group so every player's visits to each table stay as even as possible."""
+    t = counts.t
+    visits = counts.visits
+
+    def cost(g: int, number: int) -> int:
+        (a, c), (b, d) = groups[g]
+        return visits[a * t + number] + visits[b * t + number] + visits[c * t + number] + visits[d * t + number]
+
+    order = list(range(len(groups)))
+    rng.shuffle(order)
+    free = list(range(t))
+    rng.shuffle(free)
+    numbers = [0] * len(groups)
+    for g in order:
+        k = min(range(len(free)), key=lambda k: cost(g, free[k]))
+        numbers[g] = free.pop(k)
+    if len(groups) > 1:
+        for _ in range(4 * len(groups)):
+            g, h = rng.sample(range(len(groups)), 2)
+            if cost(g, numbers[h]) + cost(h, numbers[g]) < cost(g, numbers[g]) + cost(h, numbers[h]):
+                numbers[g], numbers[h] = numbers[h], numbers[g]
+    return numbers
+
+
+def _seat(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random.Random) -> list[tuple[int, tuple[int, ...]]]:
+    """Number the tables and record the game in the counts; returns (table number, (N, E, S, W)) per table."""
+    numbers = _number_tables(groups, counts, rng)
+    seated = []
+    for (p, q), number in zip(groups, numbers, strict=True):
+        (a, c), (b, d) = p, q
+        counts.add_table(p, q)
+        for x in (a, b, c, d):
+            counts.visits[x * counts.t + number] += 1
+        seated.append((number + 1, (a, b, c, d)))
+    return seated
+
+
+# --- perfect charts -------------------------------------------------------------------------------------------
+
+
+def _whist_groups(players: int, games: int) -> list[tuple[tuple[int, ...], list[tuple[Pair, Pair]]]] | None:
+    """The first `games` rounds of the stored whist tournament on `players`, or None when none is stored."""
+    entry = WHIST.get(players)
+    if entry is None:
+        return None
+    moduli, has_infinity, base = entry
+    order = math.prod(moduli)
+
+    def add(x: int, g: int) -> int:
+        if x == order:
+            return x
+        result, scale = 0, 1
+        for m in moduli:
+            result += ((x % m + g % m) % m) * scale
+            x //= m
+            g //= m
+            scale *= m
+        return result
+
+    rounds = []
+    for g in range(games):
+        tables = [((add(a, g), add(c, g)), (add(b, g), add(d, g))) for a, b, c, d in base]
+        out = () if has_infinity else (g,)
+        rounds.append((out, tables))
+    return rounds
+
+
+# --- the chart ------------------------------------------------------------------------------------------------
+
+
+def build_chart(players: int, games: int | None = None, seed: int = 0) -> Chart:
+    """The seating for every game of a rotation night. `games` defaults to the full night."""
+    if games is None:
+        games = full_night(players) if players >= MIN_PLAYERS else 1
+    _check(players, games)
+    rng = random.Random(seed)
+    label = list(range(1, players + 1))
+    rng.shuffle(label)
+    tables = players // 4
+    counts = _Counts(players, tables)
+    whist = _whist_groups(players, games)
+    perfect = whist is not None
+    schedule = [(out, [p for group in groups for p in group]) for out, groups in whist] if whist else None
+    if schedule is None:
+        schedule = _schedule(players, games, rng)
+    for _, pairs in schedule:
+        for a, b in pairs:
+            counts.add_meet(a, b)
+    rounds = []
+    for number, (out, pairs) in enumerate(schedule, start=1):
+        groups = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng)
+        seated = sorted(_seat(groups, counts, rng))
+        rounds.append(
+            ChartRound(
+                number=number,
+                tables=tuple(Table(t, *(label[x] for x in seats)) for t, seats in seated),
+                sit_out=tuple(sorted(label[x] for x in out)),
+            )
+        )
+    return Chart(players=players, games=games, seed=seed, perfect=perfect, rounds=tuple(rounds))
+
+
+# --- figures and tally cards ----------------------------------------------------------------------------------
+
+
+def chart_fairness(chart: Chart) -> ChartFairness:
+    """Byes, partners, meetings and table visits over the whole chart, each beside the best possible."""
+    v = chart.players
+    byes = dict.fromkeys(range(1, v + 1), 0)
+    partners: dict[Pair, int] = {}
+    meetings: dict[Pair, int] = {}
+    opponents: dict[Pair, int] = {}
+    visits: dict[tuple[int, int], int] = {}
+    twice_running = 0
+    last_out: set[int] = set()
+    table_count = v // 4
+    for game in chart.rounds:
+        for x in game.sit_out:
+            byes[x] += 1
+        twice_running += len(last_out & set(game.sit_out))
+        last_out = set(game.sit_out)
+        for table in game.tables:
+            for a, b in (table.pair("NS"), table.pair("EW")):
+                partners[_key(a, b)] = partners.get(_key(a, b), 0) + 1
+            for a in table.pair("NS"):
+                for b in table.pair("EW"):
+                    opponents[_key(a, b)] = opponents.get(_key(a, b), 0) + 1
+            for x in table.players:
+                visits[x, table.number] = visits.get((x, table.number), 0) + 1
+                for y in table.players:
+                    if x < y:
+                        meetings[x, y] = meetings.get((x, y), 0) + 1
+    played = {x: chart.games - byes[x] for x in byes}
+    most = max(played.values())
+    spread = 0
+    for x in range(1, v + 1):
+        seen = [visits.get((x, t), 0) for t in range(1, table_count + 1)]
+        spread = max(spread, max(seen) - min(seen))
+    total_byes = sum(byes.values())
+    rows = (
+        FairnessFigure(
+            "byes", "Byes: most minus fewest", max(byes.values()) - min(byes.values()), int(total_byes % v > 0)
+        ),
+        FairnessFigure("sat_out_twice_running", "Sat out twice running", twice_running, 0),
+        FairnessFigure("partner_repeats", "Pairs partnered more than once", sum(c > 1 for c in partners.values()), 0),
+        FairnessFigure(
+            "max_meetings",
+            "Most games two players share a table",
+            max(meetings.values(), default=0),
+            _ceil(3 * most, v - 1),
+        ),
+        FairnessFigure(
+            "opponent_max",
+            "Most games two players are opponents",
+            max(opponents.values(), default=0),
+            _ceil(2 * most, v - 1),
+        ),
+        FairnessFigure(
+            "table_spread",
+            "Visits to one table: most minus fewest",
+            spread,
+            int(any(p % table_count for p in played.values())),
+        ),
+    )
+    return ChartFairness(
+        players=v, games=chart.games, byes_min=min(byes.values()), byes_max=max(byes.values()), rows=rows
+    )
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def player_plan(chart: Chart, number: int) -> list[PlanLine]:
+    """One line per game for one player: where they sit, with whom and against whom, or that they sit out."""
+    if not 1 <= number <= chart.players:
+        raise SeatingError(f"There is no player {number} on a chart of {chart.players}.")
+    lines = []
+    for game in chart.rounds:
+        line = PlanLine(game.number, None, None, None, None, True)
+        for table in game.tables:
+            for seat, player in table.seats.items():
+                if player == number:
+                    side = "NS" if seat in ("N", "S") else "EW"
+                    other = "EW" if side == "NS" else "NS"
+                    mate = next(p for p in table.pair(side) if p != number)
+                    line = PlanLine(game.number, table.number, seat, mate, table.pair(other), False)
+        lines.append(line)
+    return lines
