@@ -188,16 +188,8 @@ class TallyCard:
 LAYOUTS = {1: (1, 1), 2: (1, 2), 4: (2, 2)}
 
 
-def tally_cards_pdf(
-    header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2, progress=None
-) -> bytes:
-    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score and running total.
-
-    A card with no name is a blank card for a night where names are written in by hand. `progress(done, total)`
-    is told, every 25 cards, how far the build has come.
-    """
-    styles = _styles()
-    buffer = io.BytesIO()
+def _card_doc(buffer: io.BytesIO, header: SheetHeader, per_page: int, title: str) -> tuple[BaseDocTemplate, float]:
+    """A document of cards 1, 2 or 4 a page with dashed cut lines between them; returns it and a card's height."""
     width, height = PAGE_SIZES[header.paper]
     margin = 10 * mm
     columns, rows_on_page = LAYOUTS[per_page]
@@ -209,8 +201,6 @@ def tally_cards_pdf(
         for r in reversed(range(rows_on_page))
         for c in range(columns)
     ]
-    half = cell_h
-    small = per_page == 4
 
     def cut_line(canvas, _doc):
         canvas.saveState()
@@ -222,8 +212,23 @@ def tally_cards_pdf(
             canvas.line(margin + c * cell_w, margin, margin + c * cell_w, height - margin)
         canvas.restoreState()
 
-    doc = BaseDocTemplate(buffer, **_document(buffer, header, "Tally cards"))
+    doc = BaseDocTemplate(buffer, **_document(buffer, header, title))
     doc.addPageTemplates([PageTemplate(id="cards", frames=frames, onPage=cut_line)])
+    return doc, cell_h
+
+
+def tally_cards_pdf(
+    header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2, progress=None
+) -> bytes:
+    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score and running total.
+
+    A card with no name is a blank card for a night where names are written in by hand. `progress(done, total)`
+    is told, every 25 cards, how far the build has come.
+    """
+    styles = _styles()
+    buffer = io.BytesIO()
+    doc, half = _card_doc(buffer, header, per_page, "Tally cards")
+    small = per_page == 4
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
@@ -513,5 +518,172 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: i
             story.append(PageBreak())
     if not story:
         story.append(Paragraph("The score sheets are ready once the seating is drawn.", styles["body"]))
+    doc.build(story)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """One game on a rotation card, printed in advance. `table` None: the player sits out that game."""
+
+    game: int
+    table: int | None
+    seat: str
+    partner: str
+    opponents: str
+
+
+@dataclass(frozen=True)
+class PlanCard:
+    number: int
+    name: str  # empty: printed before the names are known
+    rows: Sequence[PlanRow]
+
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page: int = 2) -> bytes:
+    """Rotation-night tally cards: each player's whole night printed in advance (table, seat, partner, opponents,
+    sit-outs) with boxes for the scores. Large type: a card is read at arm's length across a busy table."""
+    styles = _styles()
+    buffer = io.BytesIO()
+    doc, card_h = _card_doc(buffer, header, per_page, "Rotation tally cards")
+    small = per_page == 4
+    size = 8 if small else 11
+    cell = ParagraphStyle("cell", fontName=FONT, fontSize=size, leading=size + 2)
+    story: list = []
+    for index, card in enumerate(cards):
+        games = max(len(card.rows), 1)
+        row_h = min(11 * mm, (card_h - 34 * mm) / (games + 2))
+        rows: list[list] = [["Game", "Table", "Seat", "Partner", "Opponents", "Score", "Total"]]
+        for row in card.rows:
+            if row.table is None:
+                rows.append([str(row.game), "sit out", "", "", "", "", ""])
+            else:
+                rows.append(
+                    [
+                        str(row.game),
+                        str(row.table),
+                        row.seat if small else SEAT_NAMES.get(row.seat, row.seat),
+                        Paragraph(_escape(row.partner), cell),
+                        Paragraph(_escape(row.opponents), cell),
+                        "",
+                        "",
+                    ]
+                )
+        rows.append(["Total", "", "", "", "", "", ""])
+        if small:
+            widths = [9 * mm, 9 * mm, 7 * mm, None, None, 10 * mm, 10 * mm]
+        else:
+            widths = [13 * mm, 14 * mm, 15 * mm, None, None, 18 * mm, 18 * mm]
+        table = Table(rows, colWidths=widths, rowHeights=[None] + [row_h] * (len(rows) - 1))
+        table.setStyle(
+            TableStyle(
+                [
+                    *_grid(),
+                    ("FONTSIZE", (0, 0), (-1, -1), size),
+                    ("FONTNAME", (1, 1), (1, -1), BOLD),
+                    ("FONTNAME", (0, -1), (-1, -1), BOLD),
+                    ("ALIGN", (0, 0), (2, -1), "CENTER"),
+                    ("ALIGN", (3, 1), (4, -1), "LEFT"),
+                ]
+            )
+        )
+        name = card.name or "Name: ______________________"
+        story.append(
+            KeepTogether(
+                [
+                    Paragraph(_escape(f"No. {card.number}  ·  {name}"), styles["card"]),
+                    Paragraph(_escape(f"{header.night} · {header.subtitle}"), styles["sub"]),
+                    Spacer(1, 2 * mm),
+                    table,
+                ]
+            )
+        )
+        if index + 1 < len(cards):
+            story.append(FrameBreak())
+    if not story:
+        story.append(Paragraph("The chart is not built yet.", styles["body"]))
+    doc.build(story)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class WallGame:
+    """One game on the wall chart: each table's four numbers by seat, and who sits out."""
+
+    game: int
+    tables: dict[int, dict[str, int]]  # table -> seat -> chart number
+    sit_out: Sequence[int]
+
+
+def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, note: str = "") -> bytes:
+    """The rotation chart for the wall, landscape: a row per game, a column per table (six tables a page across),
+    partners printed together, and who sits out."""
+    from reportlab.lib.pagesizes import landscape
+
+    styles = _styles()
+    buffer = io.BytesIO()
+    margin = 10 * mm
+    doc = SimpleDocTemplate(
+        buffer,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        **_document(buffer, header, "Rotation chart", pagesize=landscape(PAGE_SIZES[header.paper])),
+    )
+    big = ParagraphStyle("wall", fontName=BOLD, fontSize=13, leading=16, alignment=1)
+    per_page = 6
+    sit_outs = any(game.sit_out for game in games)
+    story: list = []
+    for first in range(1, tables + 1, per_page):
+        shown = list(range(first, min(first + per_page, tables + 1)))
+        last_chunk = shown[-1] == tables
+        heading = f"{header.night} — rotation chart"
+        if tables > per_page:
+            heading += f", tables {shown[0]}–{shown[-1]} of {tables}"
+        story += [
+            Paragraph(_escape(heading), styles["title"]),
+            Paragraph(_escape(" · ".join(part for part in (header.subtitle, note) if part)), styles["sub"]),
+            Spacer(1, 3 * mm),
+        ]
+        head = ["Game"] + [f"Table {t}" for t in shown] + (["Sit out"] if sit_outs and last_chunk else [])
+        rows: list[list] = [head]
+        for game in games:
+            row: list = [str(game.game)]
+            for t in shown:
+                seats = game.tables.get(t)
+                if seats is None:
+                    row.append("")
+                    continue
+                text = f"{seats['N']} &amp; {seats['S']}<br/>v {seats['E']} &amp; {seats['W']}"
+                row.append(Paragraph(text, big))
+            if sit_outs and last_chunk:
+                row.append(Paragraph(", ".join(map(str, game.sit_out)), big))
+            rows.append(row)
+        game_w = 16 * mm
+        rest = (doc.width - game_w) / (len(head) - 1)
+        grid = Table(rows, colWidths=[game_w] + [rest] * (len(head) - 1), repeatRows=1)
+        grid.setStyle(
+            TableStyle(
+                [
+                    *_grid(),
+                    ("FONTSIZE", (0, 0), (-1, 0), 11),
+                    ("FONTNAME", (0, 1), (0, -1), BOLD),
+                    ("FONTSIZE", (0, 1), (0, -1), 14),
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f6fa")]),
+                ]
+            )
+        )
+        story.append(grid)
+        story.append(Spacer(1, 3 * mm))
+        story.append(Paragraph("North &amp; South are partners against East &amp; West.", styles["sub"]))
+        if not last_chunk:
+            story.append(PageBreak())
+    if not games:
+        story.append(Paragraph("The chart is not built yet.", styles["body"]))
     doc.build(story)
     return buffer.getvalue()

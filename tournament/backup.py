@@ -29,6 +29,8 @@ NIGHT_FIELDS = (
     "auto_advance break_after break_minutes scoring rules tie_rule confirm_results paper seed status "
     "tie_chain final_draw prizes one_prize_each"
 ).split()
+# Settings added after the format was first written: a backup made before them restores with these values.
+LATER_NIGHT_FIELDS = {"chart_size": None, "numbering": "arrival", "chart": None}
 ROUND_TIMES = ("starts_at", "started_at", "ends_at", "bell_at", "closed_at")
 
 
@@ -134,6 +136,7 @@ def night_export(night: Night) -> dict[str, Any]:
             "uid": str(night.uid),
             "date": night.date.isoformat(),
             **{name: getattr(night, name) for name in NIGHT_FIELDS},
+            **{name: getattr(night, name) for name in LATER_NIGHT_FIELDS},
             "keepers": sorted(night.keepers.values_list("username", flat=True)),
         },
         "players": sorted(
@@ -147,6 +150,7 @@ def night_export(night: Night) -> dict[str, Any]:
                     "checked_in": entry.checked_in,
                     "active": entry.active,
                     "bye_offset": entry.bye_offset,
+                    "number": entry.number,
                 }
                 for entry in entries
             ),
@@ -210,6 +214,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
             date=parse_date(info["date"]),
             created_by=by if getattr(by, "is_authenticated", False) else None,
             **{name: info[name] for name in NIGHT_FIELDS},
+            **{name: info.get(name, default) for name, default in LATER_NIGHT_FIELDS.items()},
         )
         night.keepers.set([account(name) for name in info["keepers"]])
         players: dict[str, Player] = {}
@@ -231,6 +236,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 checked_in=row["checked_in"],
                 active=row["active"],
                 bye_offset=row["bye_offset"],
+                number=row.get("number"),
             )
         for row in data["rounds"]:
             round_ = Round.objects.create(

@@ -30,6 +30,7 @@ class NightForm(forms.ModelForm):
             "date",
             "venue",
             "movement",
+            "numbering",
             "fill",
             "bye_credit",
             "bye_points",
@@ -55,7 +56,15 @@ class NightForm(forms.ModelForm):
             "games": "Ten is the classic night.",
             "hands_per_game": "Eight lets everyone deal twice.",
             "minutes_per_game": "Leave empty when the head table's last hand ends the game.",
+            "numbering": "Rotation charts only: how the numbers on the chart go to players as they arrive.",
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["numbering"].required = False  # only rotation nights use it
+
+    def clean_numbering(self):
+        return self.cleaned_data.get("numbering") or Night.Numbering.ARRIVAL
 
 
 class PlayerAddForm(forms.Form):
@@ -102,3 +111,22 @@ class ImportForm(forms.Form):
         label="A CSV file: name, number, category (a header line is fine)",
         error_messages={"required": "Choose the CSV file to import."},
     )
+
+
+class ChartForm(forms.Form):
+    players = forms.IntegerField(
+        label="Build the chart for up to this many players",
+        min_value=4,
+        max_value=400,
+        help_text="Numbers nobody takes simply sit out, so count generously.",
+        error_messages={"min_value": "A chart needs at least 4 players.", "max_value": "400 players at most."},
+    )
+
+
+class NumberForm(forms.Form):
+    entry = forms.ModelChoiceField(queryset=None, label="Player", empty_label="Choose a player")
+    number = forms.IntegerField(label="Chart number", min_value=1)
+
+    def __init__(self, *args, entries=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].queryset = entries

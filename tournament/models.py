@@ -56,6 +56,7 @@ class Night(models.Model):
         WINNERS_STAY = "winners-stay", "Winners stay and split (most wins is champion)"
         FIXED_PARTNERS = "fixed-partners", "Fixed partners (couples and leagues)"
         SEAT_ROTATION = "seat-rotation", "Seat rotation (no head table)"
+        ROTATION = "rotation", "Rotation chart (everyone partners everyone; fixed before the night)"
 
     class Fill(models.TextChoices):
         BYES = "byes", "Byes: players take turns sitting out"
@@ -75,6 +76,10 @@ class Night(models.Model):
         SETUP = "setup", "Registering players"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
+
+    class Numbering(models.TextChoices):
+        ARRIVAL = "arrival", "In arrival order"
+        RANDOM = "random", "At random"
 
     class Paper(models.TextChoices):
         LETTER = "letter", "Letter"
@@ -112,8 +117,21 @@ class Night(models.Model):
     )
     one_prize_each = models.BooleanField("nobody takes two prizes", default=True)
     games = models.PositiveSmallIntegerField(
-        "number of games", default=10, validators=[MinValueValidator(1), MaxValueValidator(30)]
+        "number of games", default=10, validators=[MinValueValidator(1), MaxValueValidator(64)]
     )
+    # Rotation nights: the whole night's seating, built once from a head count (see tournament.engine.rotation)
+    # and kept, so the cards printed before the doors open stay true. Players hold chart numbers (Entry.number).
+    chart_size = models.PositiveSmallIntegerField(
+        "chart for up to this many players",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(4), MaxValueValidator(400)],
+        help_text="Rotation charts only. Empty: the chart is built for the players checked in at the draw.",
+    )
+    numbering = models.CharField(
+        "chart numbers are given out", max_length=10, choices=Numbering.choices, default=Numbering.ARRIVAL
+    )
+    chart = models.JSONField(null=True, blank=True, editable=False)
     hands_per_game = models.PositiveSmallIntegerField(
         default=8, validators=[MinValueValidator(1), MaxValueValidator(24)]
     )
@@ -202,12 +220,19 @@ class Entry(models.Model):
     # A late arrival starts level with the fewest byes anyone had when they came, so fairness does not make them
     # sit out game after game to catch up.
     bye_offset = models.PositiveSmallIntegerField(default=0)
+    # Rotation nights: the player's number on the chart (1..chart size); the chart says where it sits each game.
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         verbose_name_plural = "entries"
-        constraints = [models.UniqueConstraint(fields=["night", "player"], name="entry_player_once_per_night")]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="entry_player_once_per_night"),
+            models.UniqueConstraint(
+                fields=["night", "number"], condition=models.Q(number__isnull=False), name="entry_chart_number_once"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} at {self.night}"

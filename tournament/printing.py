@@ -6,14 +6,16 @@ Services: `print_job_start` (the view's side: one transaction, the task sent on 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.core.files.base import ContentFile
 from django.db import transaction
 
 from scoring import pdf
-from scoring.selectors import game_lines
+from scoring.selectors import game_lines, night_standings
 
-from . import selectors
-from .models import Night, PrintJob
+from . import charts, selectors
+from .models import Night, PrintJob, Round
 
 # More cards than this are built by the worker, with a progress bar; fewer come straight back.
 BATCH_THRESHOLD = 300
@@ -38,7 +40,42 @@ def tally_cards(night: Night, *, per_page: int, blank: int) -> list[pdf.TallyCar
     ]
 
 
+def rotation_cards(night: Night) -> list[pdf.PlanCard]:
+    """A card for every number on the night's chart, names printed where the number is taken."""
+    cards = []
+    for card in charts.plan_cards(night):
+        rows = [
+            pdf.PlanRow(line.game, None, "", "", "")
+            if line.sit_out
+            else pdf.PlanRow(
+                line.game,
+                line.table,
+                line.seat,
+                card.who(line.partner),
+                " & ".join(card.who(number) for number in line.opponents),
+            )
+            for line in card.lines
+        ]
+        cards.append(pdf.PlanCard(card.number, card.name, rows))
+    return cards
+
+
+def wall_chart_bytes(night: Night) -> bytes:
+    chart = charts.night_chart(night)
+    games = [
+        pdf.WallGame(game.number, {table.number: table.seats for table in game.tables}, game.sit_out)
+        for game in (chart.rounds if chart else ())
+    ]
+    tables = max((len(game.tables) for game in games), default=0)
+    note = f"{chart.players} numbers, {chart.games} games" if chart else ""
+    if chart and chart.perfect:
+        note += ": everyone partners everyone else at most once"
+    return pdf.wall_chart_pdf(header(night), games, tables, note)
+
+
 def tally_cards_bytes(night: Night, *, per_page: int, blank: int, progress=None) -> bytes:
+    if night.movement == Night.Movement.ROTATION and night.chart:
+        return pdf.rotation_cards_pdf(header(night), rotation_cards(night), per_page=per_page)
     cards = tally_cards(night, per_page=per_page, blank=blank)
     return pdf.tally_cards_pdf(header(night), cards, night.games, per_page=per_page, progress=progress)
 
@@ -72,3 +109,89 @@ def print_job_run(*, job_id: int) -> PrintJob:
     job.done = job.total
     job.save(update_fields=["file", "status", "done"])
     return job
+
+
+# ---- every sheet by name, for the pages and for `manage.py print_sheets` ----------------------------------------
+
+# A table's scoring link from its token: the pages build it from the request, the command from --base-url.
+LinkUrl = Callable[[str], str]
+SHEETS = ("tally-cards", "score-sheets", "table-cards", "seating", "standings", "chart")
+
+
+def _game(night: Night, number: int | None) -> Round | None:
+    if number is None:
+        return selectors.current_round(night)
+    return night.rounds.filter(number=number).first()
+
+
+def table_cards_bytes(night: Night, link_url: LinkUrl) -> bytes:
+    """A card for each table with its number, head or tail, and the QR code of its scoring link."""
+    from scoring.services import table_links_ensure
+
+    links = table_links_ensure(night=night)
+    count = len(links)
+    cards = [
+        pdf.TableCard(
+            table=link.table,
+            label=selectors.table_label(link.table, count).upper() if count > 1 else "",
+            url=link_url(link.token),
+        )
+        for link in links
+    ]
+    return pdf.table_cards_pdf(header(night), cards)
+
+
+def seating_bytes(night: Night, game: int | None = None) -> bytes:
+    """The wall sheet for a game (the latest seated one unless `game` is given)."""
+    round_ = _game(night, game)
+    if round_ is None:
+        return pdf.seating_pdf(header(night), 0, [], [])
+    lines = [
+        pdf.SeatLine(line.name, f"Table {line.table} · {line.seat_name}" if line.table else "sits out", line.partner)
+        for line in selectors.seat_finder(round_)
+    ]
+    tables = [
+        pdf.SeatTable(table.number, table.label.lower(), table.seats) for table in selectors.round_view(round_).tables
+    ]
+    return pdf.seating_pdf(header(night), round_.number, lines, tables)
+
+
+def score_sheets_bytes(night: Night, link_url: LinkUrl, game: int | None = None) -> bytes:
+    """A score sheet for each table of a game, with the table's QR code for phone entry."""
+    from scoring.services import table_links_ensure
+
+    round_ = _game(night, game)
+    links = {link.table: link.token for link in table_links_ensure(night=night)}
+    sheets = [
+        pdf.ScoreSheet(
+            table=table.number,
+            label=table.label.lower(),
+            game=round_.number,
+            seats=table.seats,
+            url=link_url(links[table.number]),
+        )
+        for table in (selectors.round_view(round_).tables if round_ else [])
+        if table.number in links
+    ]
+    return pdf.score_sheets_pdf(header(night), sheets, night.hands_per_game)
+
+
+def standings_bytes(night: Night) -> bytes:
+    return pdf.standings_pdf(header(night), night_standings(night))
+
+
+def sheet_bytes(night: Night, sheet: str, *, link_url: LinkUrl, game: int | None = None, per_page: int = 2) -> bytes:
+    """Any sheet by its name in SHEETS."""
+    if sheet == "tally-cards":
+        return tally_cards_bytes(night, per_page=per_page, blank=0)
+    if sheet == "score-sheets":
+        return score_sheets_bytes(night, link_url, game)
+    if sheet == "table-cards":
+        return table_cards_bytes(night, link_url)
+    if sheet == "seating":
+        return seating_bytes(night, game)
+    if sheet == "standings":
+        return standings_bytes(night)
+    if sheet == "chart":
+        return wall_chart_bytes(night)
+    raise ValueError(f"Unknown sheet {sheet!r}: use one of {', '.join(SHEETS)}.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 import secrets
 from collections.abc import Iterable, Sequence
 
@@ -14,8 +15,8 @@ from django.utils import timezone
 from scoring.models import TableResult
 from scoring.rules import PRESETS, STANDARD
 
-from . import bell
-from .engine import roster
+from . import bell, charts
+from .engine import roster, rotation
 from .engine.movements import KEEPS_PARTNERS, MOVEMENTS
 from .engine.types import SeatingError, Table
 from .models import Bye, Entry, Night, Player, Round, Seating
@@ -32,6 +33,7 @@ def night_create(
     date: dt.date | None = None,
     venue: str = "",
     movement: str = Night.Movement.PROGRESSIVE,
+    numbering: str = Night.Numbering.ARRIVAL,
     fill: str = Night.Fill.BYES,
     bye_credit: str = Night.ByeCredit.NONE,
     bye_points: int = 0,
@@ -58,6 +60,7 @@ def night_create(
         date=date or timezone.localdate(),
         venue=venue.strip(),
         movement=movement,
+        numbering=numbering,
         fill=fill,
         bye_credit=bye_credit,
         bye_points=bye_points,
@@ -125,6 +128,7 @@ def players_register(*, night: Night, names: Iterable[str], checked_in: bool = T
     for name in cleaned:
         player = known.get(Player.key_for(name)) or Player.objects.create(name=name)
         entries.append(Entry.objects.create(night=night, player=player, checked_in=checked_in, bye_offset=offset))
+    _number_new_entries(night, entries, "names")
     _reseat_if_waiting(night)
     return entries
 
@@ -141,6 +145,7 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
     offset = _bye_floor(night)
     entries = [Entry.objects.create(night=night, player=player, bye_offset=offset) for player in players]
+    _number_new_entries(night, entries, "players")
     _reseat_if_waiting(night)
     return entries
 
@@ -277,6 +282,8 @@ def _partnered(night: Night, before: int) -> dict[frozenset[int], int]:
 
 
 def _plan(night: Night, number: int, proposed: list[Table], previous: Round | None) -> roster.RoundPlan:
+    if night.movement == Night.Movement.ROTATION:
+        return _rotation_plan(night, number)
     present, house = _present(night)
     counts, last = _bye_history(night, number)
     partners = None
@@ -315,12 +322,14 @@ def night_draw(*, night: Night, seed: int | None = None) -> Round:
     if night.status != Night.Status.SETUP:
         raise ValidationError({"draw": "The opening seating has already been drawn."})
     night.seed = secrets.randbelow(2**31) if seed is None else seed
+    if night.movement == Night.Movement.ROTATION:
+        _chart_for_draw(night)
     try:
         plan = _plan(night, 1, [], None)
     except ValidationError as error:
         raise ValidationError({"draw": error.message_dict["round"]}) from error
     night.status = Night.Status.PLAYING
-    night.save(update_fields=["seed", "status"])
+    night.save(update_fields=["seed", "status", "chart", "chart_size"])
     round_ = Round.objects.create(night=night, number=1)
     _save_plan(round_, plan)
     bell.log(round_, "seated", "the opening draw")
@@ -393,7 +402,7 @@ def close_round(round_: Round, *, cause: str, by=None) -> Round | None:
         Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
         return None
     try:
-        proposed = MOVEMENTS[night.movement](tables, winners)
+        proposed = [] if night.movement == Night.Movement.ROTATION else MOVEMENTS[night.movement](tables, winners)
     except SeatingError as error:
         raise ValidationError({"round": str(error)}) from error
     plan = _plan(night, round_.number + 1, proposed, round_)
@@ -410,6 +419,150 @@ def close_round(round_: Round, *, cause: str, by=None) -> Round | None:
         else:
             bell.start(next_round, cause=f"straight after game {round_.number}")
     return next_round
+
+
+# ---- rotation charts: the whole night fixed in advance, players holding chart numbers -----------------------------
+
+
+def _chart_size_error(night: Night, size: int) -> str | None:
+    taken = max(Entry.objects.filter(night=night, number__isnull=False).values_list("number", flat=True), default=0)
+    if taken > size:
+        return f"Number {taken} is already given out: the chart needs at least {taken} places."
+    return None
+
+
+def _build_chart(night: Night, size: int, seed: int, field: str) -> None:
+    """Build and keep the chart on `night` (not saved here)."""
+    if error := _chart_size_error(night, size):
+        raise ValidationError({field: error})
+    try:
+        chart = rotation.build_chart(size, night.games, seed)
+    except SeatingError as error:
+        raise ValidationError({field: str(error)}) from error
+    night.chart = charts.to_json(chart)
+    night.chart_size = size
+
+
+@transaction.atomic
+def night_chart_build(*, night: Night, players: int, seed: int | None = None) -> Night:
+    """Build the rotation chart for up to `players` before the night, so it and numbered cards can be printed.
+
+    Numbers nobody takes sit out; building again (before the draw) replaces the chart.
+    """
+    night = _lock_night(night)
+    if night.movement != Night.Movement.ROTATION:
+        raise ValidationError({"chart_size": "Only a rotation night has a chart: choose that movement first."})
+    if night.status != Night.Status.SETUP:
+        raise ValidationError({"chart_size": "The night has started: its chart can no longer change."})
+    _build_chart(night, players, secrets.randbelow(2**31) if seed is None else seed, "chart_size")
+    night.save(update_fields=["chart", "chart_size"])
+    _number_new_entries(night, list(Entry.objects.filter(night=night, number__isnull=True)), "chart_size")
+    Night.touch(night.pk, moved=True)
+    return night
+
+
+def _free_numbers(night: Night) -> list[int]:
+    taken = set(Entry.objects.filter(night=night, number__isnull=False).values_list("number", flat=True))
+    return [number for number in range(1, (night.chart_size or 0) + 1) if number not in taken]
+
+
+def _number_new_entries(night: Night, entries: Sequence[Entry], field: str) -> None:
+    """Give each new player on a rotation night a free chart number, in arrival order or at random.
+
+    Before a chart exists the numbers wait for the draw, which builds the chart for whoever is there.
+    """
+    if night.movement != Night.Movement.ROTATION or not night.chart:
+        return
+    free = _free_numbers(night)
+    waiting = [entry for entry in entries if entry.number is None and not entry.player.house]
+    if len(waiting) > len(free):
+        raise ValidationError(
+            {
+                field: f"Every number on the {night.chart_size}-player chart is taken: "
+                + (
+                    "build the chart again for more players."
+                    if night.status == Night.Status.SETUP
+                    else "a rotation night cannot seat more players than its chart (unused numbers simply sit "
+                    "out, so next time build it for more than you expect)."
+                )
+            }
+        )
+    if night.numbering == Night.Numbering.RANDOM:
+        random.SystemRandom().shuffle(free)
+    for entry, number in zip(waiting, free, strict=False):
+        entry.number = number
+        entry.save(update_fields=["number"])
+
+
+def _chart_for_draw(night: Night) -> None:
+    """At the draw: a chart for the players here if none was built before, and a number for everyone."""
+    present = list(
+        Entry.objects.filter(night=night, checked_in=True, active=True, player__house=False)
+        .select_related("player")
+        .order_by("id")
+    )
+    if night.chart and night.chart["games"] < night.games:
+        raise ValidationError(
+            {
+                "draw": f"The chart was built for {night.chart['games']} games and the night has {night.games}: "
+                "build the chart again."
+            }
+        )
+    if not night.chart:
+        _build_chart(night, night.chart_size or len(present), night.seed, "draw")
+    _number_new_entries(night, present, "draw")
+
+
+def _rotation_plan(night: Night, number: int) -> roster.RoundPlan:
+    """Game `number` as the chart has it. A table missing a player (a number nobody took, or someone who left)
+    does not play: the others there sit out with the bye credit, as do the chart's own sit-outs."""
+    chart = charts.from_json(night.chart)
+    if number > len(chart.rounds):
+        raise ValidationError({"round": f"The chart has only {len(chart.rounds)} games."})
+    holders = dict(
+        Entry.objects.filter(
+            night=night, checked_in=True, active=True, player__house=False, number__isnull=False
+        ).values_list("number", "player_id")
+    )
+    game = chart.rounds[number - 1]
+    tables, byes = [], [holders[n] for n in game.sit_out if n in holders]
+    for table in game.tables:
+        seated = [holders.get(n) for n in table.players]
+        if None in seated:
+            byes.extend(player for player in seated if player is not None)
+        else:
+            tables.append(Table(table.number, *seated))
+    if not tables:
+        raise ValidationError({"round": f"Nobody can play game {number}: no table on the chart has all four players."})
+    return roster.RoundPlan(tables=tuple(tables), byes=tuple(sorted(byes)))
+
+
+@transaction.atomic
+def entry_set_number(*, entry: Entry, number: int) -> Entry:
+    """Give a player the chart number on the card they were handed (a rotation night). Seated-but-not-started games
+    are seated again; games already played keep who played them."""
+    entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
+    night = _lock_night(entry.night)
+    if night.movement != Night.Movement.ROTATION or not night.chart_size:
+        raise ValidationError({"number": "Chart numbers belong to rotation nights with a chart."})
+    if night.status == Night.Status.FINISHED:
+        raise ValidationError({"number": "The night is over."})
+    if not 1 <= number <= night.chart_size:
+        raise ValidationError({"number": f"The chart has numbers 1 to {night.chart_size}."})
+    holder = Entry.objects.filter(night=night, number=number).exclude(pk=entry.pk).select_related("player").first()
+    if holder is not None:
+        raise ValidationError({"number": f"Number {number} is {holder.player.name}'s."})
+    if (
+        night.status != Night.Status.SETUP
+        and entry.number is not None
+        and entry.player.seatings.filter(round__night=night).exists()
+    ):
+        raise ValidationError({"number": f"{entry.player.name} has played as number {entry.number}: that stays."})
+    entry.number = number
+    entry.save(update_fields=["number"])
+    _reseat_if_waiting(night)
+    Night.touch(night.pk, moved=True)
+    return entry
 
 
 @transaction.atomic

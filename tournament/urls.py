@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import nights, players, public, rounds, sheets
+from .views import chart, nights, players, public, rounds, sheets
 
 app_name = "tournament"
 
@@ -20,6 +20,10 @@ urlpatterns = [
     path("nights/<int:night_id>/entries/<int:entry_id>/remove/", players.entry_remove, name="entry_remove"),
     path("nights/<int:night_id>/entries/<int:entry_id>/active/", players.entry_active, name="entry_active"),
     path("nights/<int:night_id>/games/<int:number>/swap/", players.seating_swap, name="seating_swap"),
+    path("nights/<int:night_id>/chart/", chart.chart_page, name="chart"),
+    path("nights/<int:night_id>/chart/build/", chart.chart_build, name="chart_build"),
+    path("nights/<int:night_id>/chart/number/", chart.chart_number, name="chart_number"),
+    path("nights/<int:night_id>/chart.pdf", chart.wall_chart_pdf, name="wall_chart_pdf"),
     path("nights/<int:night_id>/fairness/", nights.night_fairness, name="night_fairness"),
     path("nights/<int:night_id>/fairness.json", nights.night_fairness, name="night_fairness_json"),
     path("nights/<int:night_id>/draw/", rounds.night_draw, name="night_draw"),

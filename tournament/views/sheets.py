@@ -1,4 +1,4 @@
-"""PDF downloads: the standings sheet (public) and the tally cards (organizer)."""
+"""Downloads: the printed sheets (built in tournament.printing), the CSV exports and the night's backup."""
 
 from __future__ import annotations
 
@@ -7,16 +7,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils.text import slugify
 
-from scoring import exports, pdf
-from scoring.selectors import night_standings
+from scoring import exports
 
 from .. import backup, printing, selectors
 from ..models import Night, PrintJob
 from ..permissions import organizer_required
-
-
-def _header(night: Night) -> pdf.SheetHeader:
-    return printing.header(night)
 
 
 def _pdf(content: bytes, night: Night, what: str) -> HttpResponse:
@@ -28,7 +23,7 @@ def _pdf(content: bytes, night: Night, what: str) -> HttpResponse:
 
 def standings_pdf(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    return _pdf(pdf.standings_pdf(_header(night), night_standings(night)), night, "standings")
+    return _pdf(printing.standings_bytes(night), night, "standings")
 
 
 @organizer_required
@@ -59,41 +54,25 @@ def print_job(request, night_id: int, job_id: int):
     return TemplateResponse(request, f"{template}#progress" if request.htmx else template, {"job": job})
 
 
+def _link_url(request):
+    from django.urls import reverse
+
+    return lambda token: request.build_absolute_uri(reverse("scoring:table_link", args=[token]))
+
+
 @organizer_required
 def table_cards_pdf(request, night_id: int):
     """A card for each table with its number, head or tail, and the QR code of its scoring link."""
-    from django.urls import reverse
-
-    from scoring.services import table_links_ensure
-
     night = get_object_or_404(Night, pk=night_id)
-    links = table_links_ensure(night=night)
-    count = len(links)
-    cards = [
-        pdf.TableCard(
-            table=link.table,
-            label=selectors.table_label(link.table, count).upper() if count > 1 else "",
-            url=request.build_absolute_uri(reverse("scoring:table_link", args=[link.token])),
-        )
-        for link in links
-    ]
-    return _pdf(pdf.table_cards_pdf(_header(night), cards), night, "table-cards")
+    return _pdf(printing.table_cards_bytes(night, _link_url(request)), night, "table-cards")
 
 
 def seating_pdf(request, night_id: int):
     """The wall sheet for the latest seated game (public: it is what the room already sees)."""
     night = get_object_or_404(Night, pk=night_id)
     current = selectors.current_round(night)
-    if current is None:
-        return _pdf(pdf.seating_pdf(_header(night), 0, [], []), night, "seating")
-    lines = [
-        pdf.SeatLine(line.name, f"Table {line.table} · {line.seat_name}" if line.table else "sits out", line.partner)
-        for line in selectors.seat_finder(current)
-    ]
-    tables = [
-        pdf.SeatTable(table.number, table.label.lower(), table.seats) for table in selectors.round_view(current).tables
-    ]
-    return _pdf(pdf.seating_pdf(_header(night), current.number, lines, tables), night, f"seating-game-{current.number}")
+    what = f"seating-game-{current.number}" if current else "seating"
+    return _pdf(printing.seating_bytes(night), night, what)
 
 
 def _download(content: bytes, night: Night, what: str, content_type: str) -> HttpResponse:
@@ -124,23 +103,7 @@ def night_backup(request, night_id: int):
 @organizer_required
 def score_sheets_pdf(request, night_id: int):
     """A score sheet for each table of the current game, with the table's QR code for phone entry."""
-    from django.urls import reverse
-
-    from scoring.services import table_links_ensure
-
     night = get_object_or_404(Night, pk=night_id)
     current = selectors.current_round(night)
-    links = {link.table: link.token for link in table_links_ensure(night=night)}
-    sheets = [
-        pdf.ScoreSheet(
-            table=table.number,
-            label=table.label.lower(),
-            game=current.number,
-            seats=table.seats,
-            url=request.build_absolute_uri(reverse("scoring:table_link", args=[links[table.number]])),
-        )
-        for table in (selectors.round_view(current).tables if current else [])
-        if table.number in links
-    ]
     game = current.number if current else 0
-    return _pdf(pdf.score_sheets_pdf(_header(night), sheets, night.hands_per_game), night, f"score-sheets-game-{game}")
+    return _pdf(printing.score_sheets_bytes(night, _link_url(request)), night, f"score-sheets-game-{game}")

@@ -1,0 +1,48 @@
+"""Print any of a night's sheets to a PDF file, for scripted printing and benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from tournament import printing
+from tournament.models import Night
+
+
+class Command(BaseCommand):
+    help = "Write one of a night's sheets as a PDF: tally cards, score sheets, table cards, seating, standings, chart."
+
+    def add_arguments(self, parser):
+        parser.add_argument("night", type=int, help="The night's number (as in its page's address).")
+        parser.add_argument("--sheet", required=True, choices=printing.SHEETS)
+        parser.add_argument("--round", type=int, dest="game", help="The game for seating and score sheets.")
+        parser.add_argument("--paper", choices=Night.Paper.values, help="Default: the night's own setting.")
+        parser.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2, help="Tally cards a page.")
+        parser.add_argument(
+            "--base-url",
+            default="http://localhost:8000",
+            help="The address phones use, for the QR codes on table cards and score sheets.",
+        )
+        parser.add_argument("--out", required=True, type=Path)
+
+    def handle(self, *args, **options):
+        night = Night.objects.filter(pk=options["night"]).first()
+        if night is None:
+            raise CommandError(f"There is no night {options['night']}.")
+        if options["paper"]:
+            night.paper = options["paper"]  # this print only; the night's setting is not changed
+        game = options["game"]
+        if game is not None and not night.rounds.filter(number=game).exists():
+            raise CommandError(f"Game {game} has not been seated.")
+        base = options["base_url"].rstrip("/")
+        content = printing.sheet_bytes(
+            night,
+            options["sheet"],
+            link_url=lambda token: base + reverse("scoring:table_link", args=[token]),
+            game=game,
+            per_page=options["per_page"],
+        )
+        options["out"].write_bytes(content)
+        self.stdout.write(f"Wrote {options['out']} ({len(content):,} bytes).")
