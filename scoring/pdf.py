@@ -543,6 +543,11 @@ class PlanCard:
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
+def _numbers_only(text: str) -> str:
+    """ "12 Leo B. & 2 Bob M." -> "12 & 2": the numbers of a partner or opponents, for a small card."""
+    return " & ".join(part.split()[0] for part in text.split(" & ") if part.split())
+
+
 def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page: int = 2) -> bytes:
     """Rotation-night tally cards: each player's whole night printed in advance (table, seat, partner, opponents,
     sit-outs) with boxes for the scores. Large type: a card is read at arm's length across a busy table."""
@@ -557,15 +562,20 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
         games = max(len(card.rows), 1)
         row_h = min(11 * mm, (card_h - 34 * mm) / (games + 2))
         rows: list[list] = [["Game", "Table", "Seat", "Partner", "Opponents", "Score", "Total"]]
+        sitting_out = []
         for row in card.rows:
             if row.table is None:
-                rows.append([str(row.game), "sit out", "", "", "", "", ""])
+                sitting_out.append(len(rows))
+                rows.append([str(row.game), "sits out this game", "", "", "", "", ""])
+            elif small:  # a quarter card: numbers only, so every line stays one line
+                partner, opponents = _numbers_only(row.partner), _numbers_only(row.opponents)
+                rows.append([str(row.game), str(row.table), row.seat, partner, opponents, "", ""])
             else:
                 rows.append(
                     [
                         str(row.game),
                         str(row.table),
-                        row.seat if small else SEAT_NAMES.get(row.seat, row.seat),
+                        SEAT_NAMES.get(row.seat, row.seat),
                         Paragraph(_escape(row.partner), cell),
                         Paragraph(_escape(row.opponents), cell),
                         "",
@@ -587,6 +597,9 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
                     ("FONTNAME", (0, -1), (-1, -1), BOLD),
                     ("ALIGN", (0, 0), (2, -1), "CENTER"),
                     ("ALIGN", (3, 1), (4, -1), "LEFT"),
+                    *[("SPAN", (1, r), (4, r)) for r in sitting_out],
+                    *[("BACKGROUND", (1, r), (4, r), colors.HexColor("#eeeeee")) for r in sitting_out],
+                    *[("ALIGN", (1, r), (4, r), "CENTER") for r in sitting_out],
                 ]
             )
         )
@@ -634,7 +647,10 @@ def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, 
         bottomMargin=margin,
         **_document(buffer, header, "Rotation chart", pagesize=landscape(PAGE_SIZES[header.paper])),
     )
-    big = ParagraphStyle("wall", fontName=BOLD, fontSize=13, leading=16, alignment=1)
+    # Every game on one page where it fits: the rows shrink (to a floor) as the games grow.
+    usable = landscape(PAGE_SIZES[header.paper])[1] - 2 * margin - 32 * mm
+    leading = max(9.0, min(16.0, (usable / (len(games) + 1) - 6) / 2))
+    big = ParagraphStyle("wall", fontName=BOLD, fontSize=leading - 3, leading=leading, alignment=1)
     per_page = 6
     sit_outs = any(game.sit_out for game in games)
     story: list = []
@@ -672,7 +688,7 @@ def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, 
                     *_grid(),
                     ("FONTSIZE", (0, 0), (-1, 0), 11),
                     ("FONTNAME", (0, 1), (0, -1), BOLD),
-                    ("FONTSIZE", (0, 1), (0, -1), 14),
+                    ("FONTSIZE", (0, 1), (0, -1), leading - 2),
                     ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                     ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f6fa")]),
                 ]

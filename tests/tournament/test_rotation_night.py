@@ -181,7 +181,7 @@ def test_rotation_tally_cards_print_each_players_whole_night():
         if not line.sit_out:
             assert card.who(line.partner) in text
     assert f"No. 1 · {NAMES[0]}" in text
-    assert text.count("sit out") == 13  # every card has its one sit-out printed
+    assert text.count("sits out this game") == 13  # every card has its one sit-out printed
 
 
 def test_numbered_cards_and_the_wall_chart_before_the_names_are_known():
@@ -270,3 +270,14 @@ def test_print_sheets_refuses_an_unknown_night_or_game(tmp_path):
     night = rotation_night()
     with pytest.raises(CommandError, match="Game 3 has not been seated"):
         call_command("print_sheets", night.pk, sheet="seating", game=3, out=tmp_path / "x.pdf")
+
+
+def test_the_fairness_report_of_a_rotation_night_carries_the_charts_figures_and_ideals(organizer_client):
+    night = rotation_night(games=4)
+    register(night, 8)
+    services.night_draw(night=night, seed=1)
+    report = organizer_client.get(reverse("tournament:night_fairness_json", args=[night.pk])).json()
+    figures = {figure["key"]: figure for figure in report["chart"]}
+    assert figures and all({"label", "value", "ideal"} <= set(figure) for figure in figures.values())
+    page = organizer_client.get(reverse("tournament:night_fairness", args=[night.pk])).content.decode()
+    assert "The whole chart" in page

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
-from .. import backup, selectors, services
+from .. import backup, charts, selectors, services
 from ..forms import KeeperForm, NightForm, RestoreForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
@@ -48,9 +48,13 @@ def night_fairness(request, night_id: int):
     """How evenly the night has treated everyone: head-table games, byes, repeated partners and opponents."""
     night = get_object_or_404(Night, pk=night_id)
     rows = selectors.fairness(night)
+    chart = charts.fairness(night)  # a rotation night: the whole chart's figures, each beside its ideal
     if request.path.endswith(".json"):
-        return JsonResponse({"night": night.pk, "players": [asdict(row) for row in rows]})
-    return TemplateResponse(request, "tournament/fairness.html", {"night": night, "rows": rows})
+        payload = {"night": night.pk, "players": [asdict(row) for row in rows]}
+        if chart is not None:
+            payload["chart"] = [asdict(figure) for figure in chart.rows]
+        return JsonResponse(payload)
+    return TemplateResponse(request, "tournament/fairness.html", {"night": night, "rows": rows, "chart": chart})
 
 
 @organizer_required
