@@ -17,6 +17,7 @@ from django.db import transaction
 
 from tournament import bell
 from tournament.models import Night, Round, Seating
+from tournament.selectors import card_numbers
 
 from . import rules
 from .models import Hand, Submission, TableLink, TableResult
@@ -345,7 +346,9 @@ def table_draft_confirm(*, round_: Round, table: int, draft_number: int, player_
     if draft is None:
         raise ValidationError({"__all__": "That score is no longer waiting to be confirmed: reload the page."})
     seated = _seated(round_, table)
-    confirmers = {seated[seat].player_id: seated[seat].player.name for seat in rules.SEATS_OF[rules.other(draft.side)]}
+    other_side = [seated[seat] for seat in rules.SEATS_OF[rules.other(draft.side)]]
+    numbers = card_numbers(round_.night, [seating.player_id for seating in other_side])
+    confirmers = {numbers.get(seating.player_id): seating.player.name for seating in other_side}
     if player_number not in confirmers:
         other = rules.other(draft.side)
         raise ValidationError(

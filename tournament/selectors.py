@@ -76,6 +76,26 @@ def current_round(night: Night) -> Round | None:
     return night.rounds.order_by("-number").first()
 
 
+def card_numbers(night: Night, player_ids) -> dict[int, int]:
+    """The number each player's tally card shows: their chart number on a rotation night, else their player id."""
+    player_ids = list(player_ids)
+    if night.movement != Night.Movement.ROTATION:
+        return {player: player for player in player_ids}
+    return dict(
+        Entry.objects.filter(night=night, player_id__in=player_ids, number__isnull=False).values_list(
+            "player_id", "number"
+        )
+    )
+
+
+def player_by_card_number(night: Night, number: int) -> int | None:
+    """Who holds tally card `number` tonight (a player id), or None."""
+    entries = Entry.objects.filter(night=night, player__house=False)
+    if night.movement == Night.Movement.ROTATION:
+        return entries.filter(number=number).values_list("player_id", flat=True).first()
+    return entries.filter(player_id=number).values_list("player_id", flat=True).first()
+
+
 def table_label(number: int, count: int) -> str:
     if number == 1:
         return "Head table"

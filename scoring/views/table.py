@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament.models import Round
+from tournament.selectors import card_numbers
 
 from .. import services
 from ..forms import ConfirmForm, TableScoreForm
@@ -182,7 +183,8 @@ def link_finish(request, token: str):
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
     try:
         number = request.POST.get("player_number", "").strip()
-        seated = set(round_.seatings.filter(table=link.table).values_list("player_id", flat=True))
+        players = round_.seatings.filter(table=link.table).values_list("player_id", flat=True)
+        seated = set(card_numbers(link.night, players).values())
         if link.night.confirm_results and (not number.isdigit() or int(number) not in seated):
             raise ValidationError("Enter the number (from the tally card) of a player at this table to confirm.")
         services.table_finish(round_=round_, table=link.table)

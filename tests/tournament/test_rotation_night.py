@@ -281,3 +281,32 @@ def test_the_fairness_report_of_a_rotation_night_carries_the_charts_figures_and_
     assert figures and all({"label", "value", "ideal"} <= set(figure) for figure in figures.values())
     page = organizer_client.get(reverse("tournament:night_fairness", args=[night.pk])).content.decode()
     assert "The whole chart" in page
+
+
+def test_on_a_rotation_night_the_card_number_finds_the_player_and_confirms_scores(client):
+    from scoring import services as scoring_services
+    from scoring.models import Submission
+
+    services.players_register(night=services.night_create(name="Last week"), names=["Xavier", "Yvonne", "Zack"])
+    night = rotation_night(games=4)
+    services.night_chart_build(night=night, players=8, seed=6)
+    register(night, 8)  # player ids now run 4..11, chart numbers 1..8
+    round_ = services.round_start(round_=services.night_draw(night=night, seed=6))
+    by_number = dict(Entry.objects.filter(night=night).values_list("number", "player_id"))
+    found = client.get(reverse("tournament:player_find", args=[night.pk]), {"q": "5"})
+    assert found.url == reverse("tournament:player_page", args=[night.pk, by_number[5]])
+
+    seats = seats_by_game(night)[1][1]
+    number_of = {player: number for number, player in by_number.items()}
+    scoring_services.table_draft_submit(round_=round_, table=1, side="NS", ns_points=10, ew_points=6)
+    draft = Submission.objects.get(round=round_, table=1)
+    east_west = {number_of[seats["E"]], number_of[seats["W"]]}
+    not_a_card = seats["E"] if seats["E"] not in east_west else seats["W"]  # a player id, not a card number
+    assert not_a_card not in east_west
+    for wrong in (number_of[seats["N"]], not_a_card):  # the side that entered it, or an id off no card
+        with pytest.raises(ValidationError):
+            scoring_services.table_draft_confirm(round_=round_, table=1, draft_number=draft.number, player_number=wrong)
+    result = scoring_services.table_draft_confirm(
+        round_=round_, table=1, draft_number=draft.number, player_number=number_of[seats["E"]]
+    )
+    assert (result.ns_points, result.ew_points) == (10, 6)

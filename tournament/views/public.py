@@ -71,8 +71,8 @@ def player_find(request, night_id: int):
     """A player finds themselves by name (or by their number, as printed on the tally card)."""
     night = get_object_or_404(Night, pk=night_id)
     query = request.GET.get("q", "").strip()
-    if query.isdigit() and night.entries.filter(player_id=int(query), player__house=False).exists():
-        return redirect("tournament:player_page", night.pk, int(query))
+    if query.isdigit() and (player := selectors.player_by_card_number(night, int(query))) is not None:
+        return redirect("tournament:player_page", night.pk, player)
     matches = selectors.find_players(night, query)
     if len(matches) == 1:
         return redirect("tournament:player_page", night.pk, matches[0].player_id)
