@@ -187,8 +187,44 @@ def table_result_submit(
     if key and Submission.objects.filter(key=key).exists():  # checked under the lock: a double post waits here
         return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
     _check_table(round_, table)
-    _check_totals(round_.night, ns_points, ew_points, hands_played)
     result = TableResult.objects.select_for_update().filter(round=round_, table=table).first()
+    return _store_total(
+        round_,
+        table,
+        result,
+        ns_points=ns_points,
+        ew_points=ew_points,
+        last_hand_winner=last_hand_winner,
+        hands_played=hands_played,
+        expected_version=expected_version,
+        user=user,
+        role=role,
+        key=key,
+        reason=reason,
+        side=side,
+        confirmed_by=confirmed_by,
+    )
+
+
+def _store_total(
+    round_: Round,
+    table: int,
+    result: TableResult | None,
+    *,
+    ns_points: int,
+    ew_points: int,
+    last_hand_winner: str | None,
+    hands_played: int | None,
+    expected_version: int | None,
+    user,
+    role: str,
+    key: str | None,
+    reason: str,
+    side: str,
+    confirmed_by: str,
+) -> TableResult:
+    """table_result_submit's work once the round and the table's result row are locked and the table checked."""
+    _check_totals(round_.night, ns_points, ew_points, hands_played)
     if result is not None and result.entry == TableResult.Entry.HANDS and result.hands.exists() and not reason:
         raise ValidationError(
             {"__all__": f"Table {table} is entering hand by hand ({result.hands.count()} hands so far)."}
@@ -213,7 +249,9 @@ def table_result_submit(
     result.status = TableResult.Status.FINAL
     _decide(result, round_, last_hand_winner)
     result.entered_by = user if getattr(user, "is_authenticated", False) else None
-    result.full_clean(validate_unique=False)
+    # The fields' own checks; the round is locked and the constraints are the database's to enforce (checking
+    # them here too cost six statements on every score).
+    result.full_clean(exclude=["round", "entered_by"], validate_unique=False, validate_constraints=False)
     result.save()
     _settle_drafts(round_, table)
     _record(
@@ -274,16 +312,21 @@ def table_draft_submit(
             }
         )
     if not round_.night.confirm_results:
-        table_result_submit(
-            round_=round_,
-            table=table,
+        _store_total(  # the round and the row are locked and the table checked already
+            round_,
+            table,
+            result,
             ns_points=ns_points,
             ew_points=ew_points,
             last_hand_winner=last_hand_winner,
+            hands_played=None,
             expected_version=result.version if result else None,
+            user=None,
             role=Submission.Role.TABLE,
             key=key,
+            reason="",
             side=side,
+            confirmed_by="",
         )
         return Submission.objects.get(key=key) if key else Submission.objects.filter(round=round_, table=table).last()
     waiting = list(
