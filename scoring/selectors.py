@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import astuple, dataclass, field
+
+from django.db import connections
 
 from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Bye, Entry, Night, Round, Seating
@@ -73,6 +77,7 @@ class AwardRow:
     names: list[str]
     value: str
     tie: bool
+    player_ids: tuple[int, ...] = ()
 
 
 def _keys(text: str) -> list[str]:
@@ -100,145 +105,268 @@ BYE_NOTES = {
 }
 
 
-def _hand_extras(night: Night) -> dict[tuple[int, int], dict[str, rules.Extras]]:
-    """Each closed game's extras by seat, from its stored hands scored under the night's rules (one query)."""
-    ruleset = rules.Ruleset.from_dict(night.rules)
-    extras: dict[tuple[int, int], dict[str, rules.Extras]] = {}
-    hands = Hand.objects.filter(result__round__night=night, result__round__status=Round.Status.CLOSED).values_list(
-        "result__round__number",
-        "result__table",
-        "makers",
-        "tricks",
-        "alone",
-        "maker",
-        "blind",
-        "defender_alone",
-        "bid",
-        "pepper",
+@dataclass
+class NightRows:
+    """One night's rows, read in bulk with other nights: who played, where they sat, each result, hands' extras."""
+
+    night: Night
+    names: dict[int, str] = field(default_factory=dict)  # every entry, house players too
+    players: set[int] = field(default_factory=set)  # those with a tally (house players have none)
+    categories: dict[int, str] = field(default_factory=dict)
+    seats: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)  # (game, table) -> seat -> player
+    results: dict[tuple[int, int], tuple[int, int, str]] = field(default_factory=dict)  # N-S, E-W, winner
+    extras: dict[tuple[int, int], dict[str, rules.Extras]] = field(default_factory=dict)  # by seat
+    byes: list[tuple[int, int]] = field(default_factory=list)  # (player, game), in the order they were stored
+    with_extras: bool = True  # False: hands were read only where they can change a total (a personal bonus)
+
+
+@functools.lru_cache(maxsize=64)
+def _bonus_possible(ruleset: rules.Ruleset) -> bool:
+    """Whether any hand under these rules puts personal points on a tally (so a total needs the hands)."""
+    return any(
+        earned.bonus
+        for hand in rules.legal_hands(ruleset)
+        for earned in rules.score_hand(hand, ruleset).extras.values()
     )
-    for number, table, makers, tricks, alone, maker, blind, defender_alone, bid, pepper in hands:
-        hand = rules.Hand(makers, tricks, alone, maker or None, blind, defender_alone or None, bid, pepper or None)
-        by_seat = extras.setdefault((number, table), {})
-        for seat, earned in rules.score_hand(hand, ruleset).extras.items():
-            by_seat[seat] = by_seat.get(seat, rules.NO_EXTRAS) + earned
-    return extras
+
+
+def _fetch(queryset) -> list[tuple]:
+    """A values_list query's rows straight from the database cursor, skipping Django's per-row conversion.
+
+    For the big reads (every seat and hand of a night or a season): flags come back as 0/1 on SQLite, which the
+    code below only tests for truth.
+    """
+    sql, params = queryset.query.sql_with_params()
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, NightRows]:
+    """The closed games of any number of nights, in five queries whatever their number or size.
+
+    With `extras` off (a season's totals), hands are read only for nights whose rules give a personal bonus:
+    elsewhere the hands cannot change a total, and loners, euchres and marches are left at nothing.
+    """
+    rows = {night.pk: NightRows(night, with_extras=extras) for night in nights}
+    ids = list(rows)
+    if not ids:
+        return rows
+    closed = Round.Status.CLOSED
+    for night_id, player_id, name, house, category in Entry.objects.filter(night_id__in=ids).values_list(
+        "night_id", "player_id", "player__name", "player__house", "player__category"
+    ):
+        night_rows = rows[night_id]
+        night_rows.names[player_id] = name
+        night_rows.categories[player_id] = category
+        if not house:
+            night_rows.players.add(player_id)
+    for night_id, number, table, seat, player_id in _fetch(
+        Seating.objects.filter(round__night_id__in=ids, round__status=closed)
+        .order_by()
+        .values_list("round__night_id", "round__number", "table", "seat", "player_id")
+    ):
+        rows[night_id].seats.setdefault((number, table), {})[seat] = player_id
+    result_keys: dict[int, tuple[int, int, int]] = {}
+    for pk, night_id, number, table, ns, ew, winner in _fetch(
+        TableResult.objects.filter(round__night_id__in=ids, round__status=closed)
+        .order_by()
+        .values_list("pk", "round__night_id", "round__number", "table", "ns_points", "ew_points", "winner")
+    ):
+        rows[night_id].results[(number, table)] = (ns, ew, winner)
+        result_keys[pk] = (night_id, number, table)
+    rulesets = {night.pk: rules.Ruleset.from_dict(night.rules) for night in nights}
+    distinct = list(dict.fromkeys(rulesets.values()))
+    rule_number = {pk: distinct.index(ruleset) for pk, ruleset in rulesets.items()}  # hashing a ruleset is slow
+    with_hands = [pk for pk in ids if extras or _bonus_possible(rulesets[pk])]
+    scored: dict[tuple, list[tuple[str, tuple[int, ...]]]] = {}  # a hand's shape -> extras by seat, as numbers
+    sums: dict[tuple[int, int, int], dict[str, list[int]]] = {}
+    hands = (
+        _fetch(
+            Hand.objects.filter(result__round__night_id__in=with_hands, result__round__status=closed)
+            .order_by()
+            .values_list("result_id", "makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper")
+        )
+        if with_hands
+        else []
+    )
+    for result_id, *shape in hands:
+        key = result_keys[result_id]
+        earned = scored.get((rule_number[key[0]], *shape))
+        if earned is None:
+            makers, tricks, alone, maker, blind, defender_alone, bid, pepper = shape
+            hand = rules.Hand(
+                makers, tricks, bool(alone), maker or None, bool(blind), defender_alone or None, bid, pepper or None
+            )
+            extras_by_seat = rules.score_hand(hand, rulesets[key[0]]).extras
+            earned = [(seat, astuple(e)) for seat, e in extras_by_seat.items()]
+            scored[(rule_number[key[0]], *shape)] = earned
+        by_seat = sums.setdefault(key, {})
+        for seat, numbers in earned:
+            total = by_seat.setdefault(seat, [0] * len(numbers))
+            for index, number in enumerate(numbers):
+                total[index] += number
+    for (night_id, number, table), by_seat in sums.items():
+        rows[night_id].extras[(number, table)] = {seat: rules.Extras(*numbers) for seat, numbers in by_seat.items()}
+    for night_id, player_id, number in Bye.objects.filter(round__night_id__in=ids, round__status=closed).values_list(
+        "round__night_id", "player_id", "round__number"
+    ):
+        if player_id in rows[night_id].players:
+            rows[night_id].byes.append((player_id, number))
+    return rows
 
 
 def _half_up(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-def game_lines(night: Night) -> dict[int, list[GameLine]]:
-    """Every player's tally lines for the night's closed games and byes, keyed by player id (six queries).
+@dataclass(slots=True)
+class _Line:
+    """One tally line before names are put to it: GameTally's fields, so `add_up` takes it as it is, then where the
+    player sat and with whom, by player id."""
 
-    House players have no tally.
+    player: int
+    round: int
+    points: int  # the tally: the team's score and any personal bonus, or the bye credit
+    conceded: int
+    won: bool
+    loners_made: int
+    loners_tried: int
+    euchres: int
+    marches: int
+    bye: bool
+    table: int
+    seat: str
+    partner: int | None
+    opponents: tuple[int, ...]
+    team_points: int
+    extras: rules.Extras
+
+
+# seat -> its side, the partner's seat, the opponents' seats
+_SEATS = {
+    seat: (rules.side_of(seat), PARTNER_SEAT[seat], rules.SEATS_OF[rules.other(rules.side_of(seat))]) for seat in "NESW"
+}
+
+
+def _lines(rows: NightRows) -> dict[int, list[_Line]]:
+    """Every player's tally lines for one night's closed games and byes, in game order.
+
+    The one place a game's points, a personal bonus and a bye's credit become a player's tally.
     """
-    seatings = list(
-        Seating.objects.filter(round__night=night, round__status=Round.Status.CLOSED)
-        .select_related("player", "round")
-        .order_by("round__number", "table", "seat")
-    )
-    results = {
-        (r.round.number, r.table): r
-        for r in TableResult.objects.filter(round__night=night, round__status=Round.Status.CLOSED).select_related(
-            "round"
-        )
-    }
-    extras = _hand_extras(night)
-    at_table: dict[tuple[int, int], dict[str, Seating]] = {}
-    for seating in seatings:
-        at_table.setdefault((seating.round.number, seating.table), {})[seating.seat] = seating
-    players = set(Entry.objects.filter(night=night, player__house=False).values_list("player_id", flat=True))
-    played: dict[int, list[dict]] = {player: [] for player in players}
-    for seating in seatings:
-        key = (seating.round.number, seating.table)
-        result = results.get(key)
-        if result is None or seating.player_id not in players:
+    night = rows.night
+    players = rows.players
+    no_extras = rules.NO_EXTRAS
+    played: dict[int, list[_Line]] = {player: [] for player in players}
+    for key, seats in rows.seats.items():
+        result = rows.results.get(key)
+        if result is None:
             continue
-        seats = at_table[key]
-        side = rules.side_of(seating.seat)
-        points, conceded = (
-            (result.ns_points, result.ew_points) if side == "NS" else (result.ew_points, result.ns_points)
-        )
-        played[seating.player_id].append(
-            {
-                "player_id": seating.player_id,
-                "round": seating.round.number,
-                "table": seating.table,
-                "seat": seating.seat,
-                "partner": seats[PARTNER_SEAT[seating.seat]].player.name,
-                "opponents": tuple(seats[s].player.name for s in rules.SEATS_OF[rules.other(side)]),
-                "points": points,
-                "conceded": conceded,
-                "won": result.winner == side,
-                "extras": extras.get(key, {}).get(seating.seat, rules.NO_EXTRAS),
-            }
-        )
-    byes = list(
-        Bye.objects.filter(round__night=night, round__status=Round.Status.CLOSED, player_id__in=players).values_list(
-            "player_id", "round__number"
-        )
-    )
+        ns, ew, winner = result
+        extras = rows.extras.get(key, {})
+        number, table = key
+        for seat, player in seats.items():
+            if player not in players:
+                continue
+            side, partner, opponents = _SEATS[seat]
+            points, conceded = (ns, ew) if side == "NS" else (ew, ns)
+            earned = extras.get(seat, no_extras)
+            played[player].append(
+                _Line(
+                    player,
+                    number,
+                    points + earned.bonus,
+                    conceded,
+                    winner == side,
+                    earned.loners_made,
+                    earned.loners_tried,
+                    earned.euchres,
+                    earned.marches,
+                    False,
+                    table,
+                    seat,
+                    seats.get(partner),
+                    tuple(seats[s] for s in opponents if s in seats),
+                    points,
+                    earned,
+                )
+            )
     by_round: dict[int, list[int]] = {}
     for player_lines in played.values():
         for line in player_lines:
-            by_round.setdefault(line["round"], []).append(line["points"] + line["extras"].bonus)
-    for player, number in byes:
-        own = [line["points"] + line["extras"].bonus for line in played[player]]
+            by_round.setdefault(line.round, []).append(line.points)
+    for player, number in rows.byes:
+        own = [line.points for line in played[player]]
         credit = {
             "fixed": night.bye_points,
             "own_average": _half_up(sum(own) / len(own)) if own else 0,
             "round_average": _half_up(sum(by_round[number]) / len(by_round[number])) if by_round.get(number) else 0,
         }.get(night.bye_credit, 0)
         played[player].append(
-            {
-                "player_id": player,
-                "round": number,
-                "table": 0,
-                "seat": "",
-                "partner": "",
-                "opponents": (),
-                "points": credit,
-                "conceded": 0,
-                "won": False,
-                "extras": rules.NO_EXTRAS,
-                "bye": True,
-            }
+            _Line(player, number, credit, 0, False, 0, 0, 0, 0, True, 0, "", None, (), credit, no_extras)
         )
+    for player_lines in played.values():
+        player_lines.sort(key=lambda line: (line.round, line.table))
+    return played
+
+
+def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
+    """Each closed game's two sides (players with a tally), for head-to-head."""
+    meetings = []
+    for key, seats in rows.seats.items():
+        result = rows.results.get(key)
+        if result is None:
+            continue
+        ns, ew, winner = result
+        sides = tuple(
+            tuple(p for s in rules.SEATS_OF[side] if (p := seats.get(s)) in rows.players) for side in ("NS", "EW")
+        )
+        meetings.append(standings_core.Meeting(sides, (ns, ew), 0 if winner == "NS" else 1))  # type: ignore[arg-type]
+    return meetings
+
+
+def game_lines(night: Night) -> dict[int, list[GameLine]]:
+    """Every player's tally lines for the night's closed games and byes, keyed by player id (five queries).
+
+    House players have no tally.
+    """
+    rows = read_nights([night])[night.pk]
     lines: dict[int, list[GameLine]] = {}
-    for player, player_lines in played.items():
+    for player, player_lines in _lines(rows).items():
         running = 0
         lines[player] = []
-        for line in sorted(player_lines, key=lambda line: line["round"]):
-            running += line["points"] + line["extras"].bonus
-            lines[player].append(GameLine(**line, running_total=running))
+        for line in player_lines:
+            running += line.points
+            lines[player].append(
+                GameLine(
+                    player_id=player,
+                    round=line.round,
+                    table=line.table,
+                    seat=line.seat,
+                    partner=rows.names.get(line.partner, "") if line.partner else "",
+                    opponents=tuple(rows.names.get(p, "?") for p in line.opponents),
+                    points=line.team_points,
+                    conceded=line.conceded,
+                    won=line.won,
+                    extras=line.extras,
+                    running_total=running,
+                    bye=line.bye,
+                )
+            )
     return lines
 
 
-def night_standings(night: Night) -> NightStandings:
-    lines = game_lines(night)
-    names = dict(Entry.objects.filter(night=night, player__house=False).values_list("player_id", "player__name"))
-    tallies = [
-        standings_core.GameTally(
-            line.player_id,
-            line.round,
-            line.tally,
-            line.conceded,
-            line.won,
-            loners_made=line.extras.loners_made,
-            loners_tried=line.extras.loners_tried,
-            euchres=line.extras.euchres,
-            marches=line.extras.marches,
-            bye=line.bye,
-        )
-        for player_lines in lines.values()
-        for line in player_lines
-    ]
-    totals = standings_core.add_up(tallies, players=names)
+def standings_of(rows: NightRows) -> NightStandings:
+    """A night's standings and prizes from its rows (no query): the one calculation every page and sheet shows."""
+    night = rows.night
+    lines = _lines(rows)
+    totals = standings_core.add_up((line for ls in lines.values() for line in ls), players=sorted(rows.players))
+    names = rows.names
     rounds_closed = max((line.round for ls in lines.values() for line in ls), default=0)
     chain = night_chain(night)
-    ranked = standings_core.rank(totals.values(), chain)
-    rows = [
+    meetings = _meetings(rows) if any(metric.among for metric in chain) else ()
+    ranked = standings_core.rank(totals.values(), chain, meetings)
+    rows_out = [
         StandingRow(
             rank_label=standing.rank_label,
             player_id=standing.totals.player,
@@ -260,30 +388,32 @@ def night_standings(night: Night) -> NightStandings:
     ]
     awards = (
         [
-            AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie)
+            AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie, a.winners)
             for a in prizes.award(
-                ranked,
-                _keys(night.prizes),
-                one_each=night.one_prize_each,
-                categories=dict(Entry.objects.filter(night=night).values_list("player_id", "player__category")),
+                ranked, _keys(night.prizes), one_each=night.one_prize_each, categories=rows.categories
             )
             if a.winners
         ]
         if rounds_closed
         else []
     )
-    high_total = max((row.total for row in rows), default=None)
-    low_total = min((row.total for row in rows), default=None)
+    high_total = max((row.total for row in rows_out), default=None)
+    low_total = min((row.total for row in rows_out), default=None)
     return NightStandings(
-        rows=rows,
+        rows=rows_out,
         rounds_closed=rounds_closed,
-        high=[row for row in rows if rounds_closed and row.total == high_total],
-        low=[row for row in rows if rounds_closed and row.total == low_total],
+        high=[row for row in rows_out if rounds_closed and row.total == high_total],
+        low=[row for row in rows_out if rounds_closed and row.total == low_total],
         chain=[metric.label for metric in chain],
         bye_note=BYE_NOTES.get(night.bye_credit, "").format(points=night.bye_points),
         ranked_by=chain[0].label,
         awards=awards,
     )
+
+
+def night_standings(night: Night) -> NightStandings:
+    """The night's standings and prizes (five queries whatever the night's size)."""
+    return standings_of(read_nights([night])[night.pk])
 
 
 def night_record(night: Night) -> dict:

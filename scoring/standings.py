@@ -2,13 +2,18 @@
 
 The chain is an ordered list of metrics; a tie on one metric falls through to the next. Players still level after
 the whole chain share the rank (shown as "=3"), so a prize tie is visible rather than settled by list order.
+
+Head-to-head is the one link that is not a figure of each player alone: it compares the players still level at
+that link by the games they played against each other, and applies only when every two of them met.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,21 @@ class GameTally:
     euchres: int = 0
     marches: int = 0
     bye: bool = False  # a game sat out; `points` is the night's bye credit
+
+
+class Tally(Protocol):
+    """What `add_up` reads from a tally line: a GameTally, or a reader's own line with the same fields."""
+
+    player: int
+    round: int
+    points: int
+    conceded: int
+    won: bool
+    loners_made: int
+    loners_tried: int
+    euchres: int
+    marches: int
+    bye: bool
 
 
 @dataclass
@@ -49,11 +69,22 @@ class PlayerTotals:
 
 
 @dataclass(frozen=True)
+class Meeting:
+    """One game as head-to-head sees it: the players of each side, each side's points, and the side that won."""
+
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    points: tuple[int, int]
+    winner: int  # 0 or 1, an index into `sides`
+
+
+@dataclass(frozen=True)
 class Metric:
     key: str
     label: str
     value: Callable[[PlayerTotals], float]
     higher_is_better: bool = True
+    # Compared among the players level at this link, from the games they met in, rather than player by player.
+    among: bool = False
 
     def sort_value(self, totals: PlayerTotals) -> float:
         value = self.value(totals)
@@ -66,7 +97,8 @@ CONCEDED = Metric("conceded", "fewest points conceded", lambda t: t.conceded, hi
 AVERAGE = Metric("average", "average per game", lambda t: t.average)
 LONERS = Metric("loners", "loners made", lambda t: t.loners_made)
 EUCHRES = Metric("euchres", "euchres made", lambda t: t.euchres)
-METRICS: dict[str, Metric] = {m.key: m for m in (TOTAL, WINS, CONCEDED, AVERAGE, LONERS, EUCHRES)}
+HEAD_TO_HEAD = Metric("h2h", "head-to-head", lambda t: 0, among=True)
+METRICS: dict[str, Metric] = {m.key: m for m in (TOTAL, WINS, CONCEDED, AVERAGE, LONERS, EUCHRES, HEAD_TO_HEAD)}
 DEFAULT_CHAIN: tuple[Metric, ...] = (TOTAL, WINS, CONCEDED)
 # Winners-stay nights crown the player with the most wins (the Tournaments paragraph of the Euchre text).
 WINS_FIRST: tuple[Metric, ...] = (WINS, TOTAL, CONCEDED)
@@ -100,7 +132,7 @@ def chain_from(keys: Sequence[str], *, draw_seed: int | None = None) -> tuple[Me
     return (*chain, draw(draw_seed)) if draw_seed is not None else chain
 
 
-def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[int, PlayerTotals]:
+def add_up(tallies: Iterable[Tally], players: Iterable[int] = ()) -> dict[int, PlayerTotals]:
     """Sum each player's game tallies. Players with no games yet appear with zeros."""
     totals = {player: PlayerTotals(player) for player in players}
     for tally in tallies:
@@ -121,23 +153,70 @@ def add_up(tallies: Iterable[GameTally], players: Iterable[int] = ()) -> dict[in
     return totals
 
 
-def rank(totals: Iterable[PlayerTotals], chain: Sequence[Metric] = DEFAULT_CHAIN) -> list[Standing]:
-    """Order players by the chain; ties after the last metric share a rank. Stable by player id for display."""
+def head_to_head(players: Collection[int], meetings: Iterable[Meeting]) -> dict[int, tuple[int, int]] | None:
+    """Each of `players`' games won against the others, then points for minus points against in those games.
 
-    def key(row: PlayerTotals) -> tuple[float, ...]:
-        return tuple(metric.sort_value(row) for metric in chain)
+    A game counts when two of them sat at the same table as opponents. None when some two of them never met: then
+    head-to-head does not apply and the tie falls through to the next link.
+    """
+    group = set(players)
+    score = {player: [0, 0] for player in group}
+    met: set[frozenset[int]] = set()
+    for meeting in meetings:
+        ours, theirs = ([p for p in side if p in group] for side in meeting.sides)
+        if not ours or not theirs:
+            continue
+        for index, mine in enumerate((ours, theirs)):
+            margin = meeting.points[index] - meeting.points[1 - index]
+            for player in mine:
+                score[player][0] += meeting.winner == index
+                score[player][1] += margin
+        met.update(frozenset((a, b)) for a in ours for b in theirs)
+    if len(group) < 2 or len(met) < len(group) * (len(group) - 1) // 2:
+        return None
+    return {player: (won, margin) for player, (won, margin) in score.items()}
 
-    rows = sorted(totals, key=lambda row: (key(row), row.player))
-    keys = [key(row) for row in rows]
+
+def rank(
+    totals: Iterable[PlayerTotals], chain: Sequence[Metric] = DEFAULT_CHAIN, meetings: Iterable[Meeting] = ()
+) -> list[Standing]:
+    """Order players by the chain; ties after the last link share a rank. Stable by player id for display.
+
+    Players level on a link go on to the next one together, so every tie is settled by the first link that
+    separates it, head-to-head included (`meetings`: the games played, needed only when the chain has it).
+    """
+    by_player: dict[int, list[Meeting]] = {}
+    if any(metric.among for metric in chain):
+        for meeting in meetings:
+            for side in meeting.sides:
+                for player in side:
+                    by_player.setdefault(player, []).append(meeting)
+    blocks: list[tuple[list[PlayerTotals], int | None]] = []  # level players; the link that put them below
+
+    def among_key(group: list[PlayerTotals]) -> Callable[[PlayerTotals], tuple[int, ...]]:
+        seen = {id(m): m for row in group for m in by_player.get(row.player, ())}
+        scores = head_to_head([row.player for row in group], seen.values())
+        if scores is None:
+            return lambda row: ()
+        return lambda row: tuple(-value for value in scores[row.player])
+
+    def split(group: list[PlayerTotals], depth: int, link: int | None) -> None:
+        if depth == len(chain) or len(group) == 1:
+            blocks.append((sorted(group, key=lambda row: row.player), link))
+            return
+        metric = chain[depth]
+        key = among_key(group) if metric.among else metric.sort_value
+        for index, (_, level) in enumerate(groupby(sorted(group, key=key), key=key)):
+            split(list(level), depth + 1, link if index == 0 else depth)
+
+    rows = list(totals)
+    if rows:
+        split(rows, 0, None)
     standings: list[Standing] = []
-    for index, row in enumerate(rows):
-        level_above = index > 0 and keys[index - 1] == keys[index]
-        level_below = index + 1 < len(rows) and keys[index + 1] == keys[index]
-        position = standings[-1].rank if level_above else index + 1
-        separated_by = None
-        if index > 0 and not level_above:
-            differing = next(i for i, (a, b) in enumerate(zip(keys[index - 1], keys[index], strict=True)) if a != b)
-            if differing > 0:  # level on total points, split by a later link of the chain
-                separated_by = chain[differing].label
-        standings.append(Standing(position, level_above or level_below, row, separated_by))
+    for block, link in blocks:
+        position = len(standings) + 1
+        for index, row in enumerate(block):
+            # Only a split below the chain's first link is worth saying: "(split on games won)".
+            separated_by = chain[link].label if index == 0 and link else None
+            standings.append(Standing(position, len(block) > 1, row, separated_by))
     return standings

@@ -1,4 +1,5 @@
-"""Standings: totals from the tally and ranking by the tie-break chain (total, then wins, then fewest conceded)."""
+"""Standings: totals from the tally and ranking by the tie-break chain (total, then wins, then fewest conceded),
+with head-to-head as a link where the organizer puts it."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ from hypothesis import strategies as st
 from scoring.standings import (
     CONCEDED,
     DEFAULT_CHAIN,
+    HEAD_TO_HEAD,
+    METRICS,
     TOTAL,
     WINS,
     GameTally,
+    Meeting,
     PlayerTotals,
     add_up,
+    chain_from,
+    head_to_head,
     rank,
 )
 
@@ -228,3 +234,184 @@ def test_add_up_totals_match_the_tallies(tallies):
         assert row.conceded == sum(t.conceded for t in mine)
         assert row.wins == sum(t.won for t in mine)
         assert row.games == len(mine)
+
+
+# --- head-to-head -----------------------------------------------------------------------------------------------------
+
+H2H_CHAIN = (TOTAL, HEAD_TO_HEAD, WINS, CONCEDED)
+
+
+def _game(ns: tuple[int, ...], ew: tuple[int, ...], ns_points: int, ew_points: int) -> Meeting:
+    return Meeting((ns, ew), (ns_points, ew_points), 0 if ns_points > ew_points else 1)
+
+
+def test_head_to_head_is_a_chain_link_the_organizer_can_name():
+    assert METRICS["h2h"] is HEAD_TO_HEAD
+    assert chain_from(["total", "h2h", "wins"]) == (TOTAL, HEAD_TO_HEAD, WINS)
+
+
+def test_head_to_head_splits_two_level_players_who_met():
+    # 1 and 2 are level on total; 2 has more wins, but 1 beat 2 when they sat opposite each other.
+    rows = [_totals(1, 30, wins=1), _totals(2, 30, wins=3), _totals(3, 10)]
+    meetings = [_game((1, 7), (2, 8), 10, 6), _game((2, 3), (4, 5), 10, 2)]
+    standings = rank(rows, H2H_CHAIN, meetings)
+    assert _order(standings) == [1, 2, 3]
+    assert [s.rank_label for s in standings] == ["1", "2", "3"]
+    assert standings[1].separated_by == "head-to-head"
+
+
+def test_head_to_head_falls_through_when_the_players_never_met():
+    rows = [_totals(1, 30, wins=1), _totals(2, 30, wins=3)]
+    meetings = [_game((1, 7), (5, 6), 10, 6), _game((2, 8), (5, 6), 10, 2)]  # partners or strangers, never opponents
+    standings = rank(rows, H2H_CHAIN, meetings)
+    assert _order(standings) == [2, 1]
+    assert standings[1].separated_by == "games won"
+
+
+def test_partners_do_not_meet():
+    rows = [_totals(1, 30, wins=1), _totals(2, 30, wins=3)]
+    standings = rank(rows, H2H_CHAIN, [_game((1, 2), (5, 6), 10, 6)])
+    assert standings[1].separated_by == "games won"
+
+
+def test_head_to_head_level_on_games_won_goes_to_the_points_margin():
+    rows = [_totals(1, 30), _totals(2, 30)]
+    meetings = [_game((1, 5), (2, 6), 10, 8), _game((2, 7), (1, 8), 10, 4)]  # one win each; 2 is +4 overall
+    standings = rank(rows, H2H_CHAIN, meetings)
+    assert _order(standings) == [2, 1]
+    assert standings[1].separated_by == "head-to-head"
+
+
+def test_head_to_head_level_in_every_way_falls_through():
+    rows = [_totals(1, 30, wins=2), _totals(2, 30, wins=1)]
+    meetings = [_game((1, 5), (2, 6), 10, 8), _game((2, 7), (1, 8), 10, 8)]
+    standings = rank(rows, H2H_CHAIN, meetings)
+    assert _order(standings) == [1, 2]
+    assert standings[1].separated_by == "games won"
+
+
+def test_three_level_players_need_to_have_all_met():
+    rows = [_totals(1, 30, wins=1), _totals(2, 30, wins=2), _totals(3, 30, wins=3)]
+    met_two = [_game((1, 9), (2, 8), 10, 2)]  # 3 met neither: head-to-head does not apply to the three
+    assert _order(rank(rows, H2H_CHAIN, met_two)) == [3, 2, 1]
+    all_met = [*met_two, _game((1, 9), (3, 8), 10, 2), _game((3, 9), (2, 8), 10, 9)]
+    standings = rank(rows, H2H_CHAIN, all_met)
+    # 1 won both of its games against them; 3 beat 2 once, 2 won none
+    assert _order(standings) == [1, 3, 2]
+    assert [s.separated_by for s in standings] == [None, "head-to-head", "head-to-head"]
+
+
+def test_a_group_split_by_head_to_head_goes_on_down_the_chain():
+    rows = [_totals(1, 30, wins=1), _totals(2, 30, wins=2), _totals(3, 30, wins=3, conceded=5)]
+    # 1 and 3 each beat 2 by the same margin and drew level with each other: 1 and 3 go on to games won
+    meetings = [
+        _game((1, 9), (2, 8), 10, 5),
+        _game((3, 9), (2, 8), 10, 5),
+        _game((1, 9), (3, 8), 10, 5),
+        _game((3, 9), (1, 8), 10, 5),
+    ]
+    standings = rank(rows, H2H_CHAIN, meetings)
+    assert _order(standings) == [3, 1, 2]
+    assert [s.separated_by for s in standings] == [None, "games won", "head-to-head"]
+
+
+def test_head_to_head_reports_none_unless_every_pair_met():
+    assert head_to_head([1, 2], [_game((1,), (3,), 1, 0)]) is None
+    assert head_to_head([1, 2], [_game((1, 3), (2, 4), 10, 4)]) == {1: (1, 6), 2: (0, -6)}
+
+
+# --- properties with head-to-head -----------------------------------------------------------------------------------
+
+PER_PLAYER = {"total": TOTAL, "wins": WINS, "conceded": CONCEDED}
+
+
+@st.composite
+def nights_with_meetings(draw):
+    rows = draw(
+        st.lists(
+            st.builds(
+                _totals,
+                player=st.integers(min_value=1, max_value=12),
+                total=st.integers(min_value=0, max_value=4),
+                wins=st.integers(min_value=0, max_value=2),
+                conceded=st.integers(min_value=0, max_value=3),
+            ),
+            max_size=12,
+            unique_by=lambda row: row.player,
+        )
+    )
+    ids = [row.player for row in rows]
+    meetings = []
+    if len(ids) >= 2:
+        for _ in range(draw(st.integers(0, 25))):
+            table = draw(st.lists(st.sampled_from(ids), min_size=2, max_size=4, unique=True))
+            half = draw(st.integers(1, len(table) - 1))
+            points = (draw(st.integers(0, 12)), draw(st.integers(0, 12)))
+            winner = draw(st.integers(0, 1))
+            meetings.append(Meeting((tuple(table[:half]), tuple(table[half:])), points, winner))
+    keys = draw(st.lists(st.sampled_from(sorted(PER_PLAYER)), max_size=3, unique=True))
+    position = draw(st.integers(0, len(keys)))
+    links = [PER_PLAYER[key] for key in keys]
+    chain = (*links[:position], HEAD_TO_HEAD, *links[position:])
+    return rows, meetings, chain
+
+
+def _reference_keys(rows, meetings, chain):
+    """What the chain means, written the long way: the links before head-to-head, then head-to-head among the
+    players level on all of those (when every two of them met), then the links after it."""
+    at = chain.index(HEAD_TO_HEAD)
+    before = {row.player: tuple(m.sort_value(row) for m in chain[:at]) for row in rows}
+    after = {row.player: tuple(m.sort_value(row) for m in chain[at + 1 :]) for row in rows}
+    h2h = {}
+    for prefix in set(before.values()):
+        group = [p for p in before if before[p] == prefix]
+        met, score = set(), {p: [0, 0] for p in group}
+        for m in meetings:
+            for index in (0, 1):
+                mine = [p for p in m.sides[index] if p in score]
+                theirs = [p for p in m.sides[1 - index] if p in score]
+                if mine and theirs:
+                    for p in mine:
+                        score[p][0] += m.winner == index
+                        score[p][1] += m.points[index] - m.points[1 - index]
+                    met |= {frozenset((a, b)) for a in mine for b in theirs}
+        applies = len(group) > 1 and len(met) == len(group) * (len(group) - 1) // 2
+        for p in group:
+            h2h[p] = (-score[p][0], -score[p][1]) if applies else ()
+    return {p: (before[p], h2h[p], after[p]) for p in before}
+
+
+@settings(max_examples=300, deadline=None)
+@given(nights_with_meetings(), st.randoms(use_true_random=False))
+def test_rank_with_head_to_head_properties(night, rng):
+    rows, meetings, chain = night
+    standings = rank(rows, chain, meetings)
+    # a total order of everyone, whatever order the rows and games come in
+    assert sorted(_order(standings)) == sorted(row.player for row in rows)
+    shuffled_rows, shuffled_meetings = list(rows), list(meetings)
+    rng.shuffle(shuffled_rows)
+    rng.shuffle(shuffled_meetings)
+    assert rank(shuffled_rows, chain, shuffled_meetings) == standings
+    # the order is exactly the chain read link by link, head-to-head among the players level before it
+    keys = _reference_keys(rows, meetings, chain)
+    assert _order(standings) == sorted(keys, key=lambda p: (keys[p], p))
+    for index, standing in enumerate(standings):
+        me = keys[standing.totals.player]
+        level = [s for s in standings if keys[s.totals.player] == me]
+        assert standing.shared == (len(level) > 1)
+        assert standing.rank == 1 + sum(keys[s.totals.player] < me for s in standings)
+        # the tie with the player above is put down to the first link that separates them
+        if index == 0 or keys[standings[index - 1].totals.player] == me:
+            assert standing.separated_by is None
+            continue
+        above = keys[standings[index - 1].totals.player]
+        flat_above = [*above[0], above[1], *above[2]]
+        flat_me = [*me[0], me[1], *me[2]]
+        first = next(i for i, (a, b) in enumerate(zip(flat_above, flat_me, strict=True)) if a != b)
+        assert standing.separated_by == (chain[first].label if first else None)
+
+
+@settings(max_examples=100, deadline=None)
+@given(player_rows)
+def test_head_to_head_without_games_changes_nothing(rows):
+    assert rank(rows, H2H_CHAIN) == rank(rows, (TOTAL, WINS, CONCEDED))
