@@ -162,3 +162,240 @@ def test_a_big_batch_is_built_by_the_worker_with_progress_and_a_download(
 def test_a_small_batch_comes_straight_back(organizer_client, finished):
     response = organizer_client.get(reverse("tournament:tally_cards_pdf", args=[finished.pk]))
     assert response["Content-Type"] == "application/pdf"
+
+
+# ---- every sheet, on Letter and on A4: the text read back, the page counts and sizes ---------------------------
+
+PAPERS = {"letter": (612, 792), "a4": (595, 842)}
+
+
+def pages_of(content: bytes) -> tuple[list[tuple[int, int]], list[str]]:
+    """Each page's size in points and its text."""
+    reader = PdfReader(io.BytesIO(content))
+    sizes = [(round(float(page.mediabox.width)), round(float(page.mediabox.height))) for page in reader.pages]
+    return sizes, [page.extract_text() for page in reader.pages]
+
+
+def link_of(night):
+    """The scoring link each table's QR code carries, as `print_sheets --base-url` builds it."""
+    return lambda token: "http://192.168.1.20:8000" + reverse("scoring:table_link", args=[token])
+
+
+@pytest.fixture
+def busy(night):
+    """Eleven players (three sit out each game), three games played by hand."""
+    register(night, 11)
+    round_ = services.night_draw(night=night, seed=5)
+    for _ in range(night.games):
+        round_ = services.round_close(round_=play_round(round_, {1: (9, 3), 2: (2, 6)}))
+    return night
+
+
+@pytest.fixture
+def rotation_night(db):
+    from tournament.models import Night
+
+    night = services.night_create(
+        name="Rotation social", venue="Legion hall", movement=Night.Movement.ROTATION, games=5, auto_advance=False
+    )
+    register(night, 9)
+    services.night_draw(night=night, seed=11)
+    night.refresh_from_db()
+    return night
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_tally_cards_on_either_paper_name_everyone_with_their_number_and_total(busy, paper):
+    from tournament import printing
+
+    busy.paper = paper
+    lines = game_lines(busy)
+    entries = list(busy.entries.select_related("player"))
+    for per_page, count in ((1, 11), (2, 6), (4, 3)):
+        sizes, pages = pages_of(printing.tally_cards_bytes(busy, per_page=per_page, blank=0))
+        assert len(pages) == count and set(sizes) == {PAPERS[paper]}
+        text = "\n".join(pages)
+        for entry in entries:
+            assert f"{entry.player.name} · No. {entry.player_id}" in text
+        assert text.count("Total") == 2 * len(entries)  # the column head and the last row of every card
+    # Two a page: the first card's rows hold its games' tables and its running total.
+    sizes, pages = pages_of(printing.tally_cards_bytes(busy, per_page=2, blank=0))
+    first = sorted(entries, key=lambda e: e.player.name)[0]
+    own = next(page for page in pages if first.player.name in page)
+    card = own[own.index(first.player.name) :]
+    for line in lines[first.player_id]:
+        assert str(line.running_total) in card
+    byes = sum(1 for line in lines[first.player_id] if line.bye)
+    assert card.count("bye") >= byes
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_blank_tally_cards_on_either_paper(busy, paper):
+    from tournament import printing
+
+    busy.paper = paper
+    for per_page, count in ((1, 10), (2, 5), (4, 3)):
+        sizes, pages = pages_of(printing.tally_cards_bytes(busy, per_page=per_page, blank=10))
+        assert len(pages) == count and set(sizes) == {PAPERS[paper]}
+        text = "\n".join(pages)
+        assert text.count("Name: ____") == 10
+        assert all(str(game) in text for game in range(1, busy.games + 1))
+        assert busy.entries.first().player.name not in text
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_table_cards_on_either_paper(busy, paper):
+    from scoring.models import TableLink
+    from tournament import printing
+
+    busy.paper = paper
+    sizes, pages = pages_of(printing.table_cards_bytes(busy, link_of(busy)))
+    assert len(pages) == 2 and set(sizes) == {PAPERS[paper]}
+    for number, page in enumerate(pages, 1):
+        token = TableLink.objects.get(night=busy, table=number, active=True).token
+        assert "TABLE" in page and str(number) in page.split()
+        assert f"http://192.168.1.20:8000/t/{token}/" in page
+        assert "St Mary's Euchre Night" in page
+    assert "HEAD TABLE" in pages[0] and "TAIL TABLE" in pages[1]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_seating_sheet_on_either_paper(busy, paper):
+    from tournament import printing, selectors
+
+    busy.paper = paper
+    for game in (1, 3):
+        sizes, pages = pages_of(printing.seating_bytes(busy, game=game))
+        assert len(pages) == 2 and set(sizes) == {PAPERS[paper]}  # the finder, then table by table
+        assert f"where to sit for game {game}" in pages[0] and "Table by table" in pages[1]
+        round_ = busy.rounds.get(number=game)
+        for line in selectors.seat_finder(round_):
+            where = f"Table {line.table} · {line.seat_name}" if line.table else "sits out"
+            assert line.name in pages[0] and where in pages[0]
+        assert pages[0].count("sits out") == 3  # eleven players: three sit out
+        for table in selectors.round_view(round_).tables:
+            assert all(name in pages[1] for name in table.seats.values())
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_score_sheets_on_either_paper(busy, paper):
+    from tournament import printing, selectors
+
+    busy.paper = paper
+    sizes, pages = pages_of(printing.score_sheets_bytes(busy, link_of(busy), game=2))
+    tables = selectors.round_view(busy.rounds.get(number=2)).tables
+    assert len(pages) == len(tables) == 2 and set(sizes) == {PAPERS[paper]}
+    for table, page in zip(tables, pages, strict=True):
+        assert f"Table {table.number}" in page and "game 2" in page
+        for seat, name in table.seats.items():
+            assert f"{seat}: {name}" in page
+        assert all(str(hand) in page.split() for hand in range(1, busy.hands_per_game + 3))
+        assert "Signed for N–S" in page and "Signed for E–W" in page
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_standings_on_either_paper(busy, paper):
+    from tournament import printing
+
+    busy.paper = paper
+    sizes, pages = pages_of(printing.standings_bytes(busy))
+    assert len(pages) == 1 and set(sizes) == {PAPERS[paper]}
+    standings = night_standings(busy)
+    assert len(standings.rows) == 11
+    # The table reads back a cell a line: rank, name, total, wins, loners and each game's score, row after row.
+    cells = [
+        cell
+        for row in standings.rows
+        for cell in (row.rank_label, row.name, row.total, row.wins, row.loners_made, *row.per_round)
+        if cell is not None
+    ]
+    lines = pages[0].splitlines()
+    start = lines.index("G3") + 1
+    assert lines[start : start + len(cells)] == [str(cell) for cell in cells]
+    assert f"High score: {' and '.join(row.name for row in standings.high)}" in pages[0]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_rotation_cards_on_either_paper(rotation_night, paper):
+    from tournament import charts, printing
+
+    rotation_night.paper = paper
+    plans = {card.number: card for card in charts.plan_cards(rotation_night)}
+    for per_page, count in ((1, 9), (2, 5), (4, 3)):
+        sizes, pages = pages_of(printing.tally_cards_bytes(rotation_night, per_page=per_page, blank=0))
+        assert len(pages) == count and set(sizes) == {PAPERS[paper]}
+        text = "\n".join(pages)
+        for number, card in plans.items():
+            assert f"No. {number} · {card.name}" in text
+        sit_outs = sum(1 for card in plans.values() for line in card.lines if line.sit_out)
+        assert text.count("sits out this game") == sit_outs
+    # One a page: every game's table, seat, partner and opponents on the card, by name.
+    sizes, pages = pages_of(printing.tally_cards_bytes(rotation_night, per_page=1, blank=0))
+    for number, card in plans.items():
+        page = pages[number - 1]
+        for line in card.lines:
+            if not line.sit_out:
+                assert card.who(line.partner) in page
+                assert all(card.who(other) in page for other in line.opponents)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_rotation_wall_chart_on_either_paper(rotation_night, paper):
+    from tournament import charts, printing
+
+    rotation_night.paper = paper
+    chart = charts.night_chart(rotation_night)
+    sizes, pages = pages_of(printing.wall_chart_bytes(rotation_night))
+    width, height = PAPERS[paper]
+    assert len(pages) == 1 and sizes == [(height, width)]  # landscape
+    page = pages[0]
+    assert "Rotation social — rotation chart" in page and "9 numbers, 5 games" in page
+    for game in chart.rounds:
+        for table in game.tables:
+            n, e, s, w = (table.seats[seat] for seat in "NESW")
+            assert f"Table {table.number}" in page
+            assert f"{n} & {s}" in page and f"v {e} & {w}" in page
+    assert "Sit out" in page
+
+
+def test_a_big_rotation_chart_runs_six_tables_a_page_and_every_number_has_a_card(db):
+    from tournament import printing
+    from tournament.models import Night
+
+    night = services.night_create(name="Big rotation", movement=Night.Movement.ROTATION, games=6, paper="a4")
+    services.night_chart_build(night=night, players=40, seed=2)
+    night.refresh_from_db()
+    sizes, pages = pages_of(printing.wall_chart_bytes(night))
+    assert len(pages) == 2 and set(sizes) == {(842, 595)}  # ten tables: six, then four
+    assert "tables 1–6 of 10" in pages[0] and "tables 7–10 of 10" in pages[1]
+    assert "Table 6" in pages[0] and "Table 7" in pages[1]
+    sizes, pages = pages_of(printing.tally_cards_bytes(night, per_page=4, blank=0))
+    assert len(pages) == 10 and all(f"No. {number}" in "\n".join(pages) for number in range(1, 41))
+
+
+# ---- the QR codes: rendered to pixels and read back as a phone would ----------------------------------------------
+
+
+@pytest.mark.parametrize("sheet", ["table-cards", "score-sheets"])
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_qr_code_opens_its_tables_scoring_link(busy, sheet, paper):
+    import pypdfium2
+    import zxingcpp
+
+    from scoring.models import TableLink
+    from tournament import printing
+
+    busy.paper = paper
+    content = printing.sheet_bytes(busy, sheet, link_url=link_of(busy), game=3)
+    document = pypdfium2.PdfDocument(content)
+    try:
+        decoded = []
+        for index in range(len(document)):
+            image = document[index].render(scale=150 / 72).to_pil()  # 150 dpi, a plain office printout
+            codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+            decoded.append([code.text for code in codes])
+    finally:
+        document.close()
+    tokens = dict(TableLink.objects.filter(night=busy, active=True).values_list("table", "token"))
+    expected = [[f"http://192.168.1.20:8000/t/{tokens[table]}/"] for table in sorted(tokens)]
+    assert decoded == expected
