@@ -338,8 +338,12 @@ class _Counts:
                 self.opp[y * self.v + x] += 1
 
 
-def _pair_up(pairs: list[Pair], counts: _Counts, rng: random.Random) -> list[tuple[Pair, Pair]]:
-    """Partnerships two by two into tables: greedy on a sample of candidates, then improving swaps."""
+def _pair_up(pairs: list[Pair], counts: _Counts, rng: random.Random, effort: int) -> list[tuple[Pair, Pair]]:
+    """Partnerships two by two into tables: greedy on a sample of candidates, then improving swaps.
+
+    `effort` (moves per table) is high for short charts, where the aim is that nobody meets anyone twice, and low
+    for long ones, where every table has met before and the search only evens the meetings out.
+    """
     rest = list(pairs)
     rng.shuffle(rest)
     tables: list[tuple[Pair, Pair]] = []
@@ -352,26 +356,33 @@ def _pair_up(pairs: list[Pair], counts: _Counts, rng: random.Random) -> list[tup
     if size < 2:
         return tables
     cost = [counts.table(p, q) for p, q in tables]
-    for _ in range(12):
-        improved = False
-        for i in range(size):
-            if not cost[i]:
-                continue
-            for j in rng.sample(range(size), min(size, 8)):
+    # Re-pair a costly table with another: better moves are taken at once, equal ones (a walk across a plateau)
+    # when nothing better turned up.
+    budget = effort * size
+    while budget > 0:
+        costly = [i for i in range(size) if cost[i]]
+        if not costly:
+            break
+        for i in costly:
+            sideways = None
+            budget -= 20
+            for j in rng.sample(range(size), min(size, 20)):
                 if j == i:
                     continue
                 (a, b), (c, d) = tables[i], tables[j]
                 now = cost[i] + cost[j]
                 x1, y1 = counts.table(a, c), counts.table(b, d)
                 x2, y2 = counts.table(a, d), counts.table(b, c)
-                if x1 + y1 < now and x1 + y1 <= x2 + y2:
+                if x2 + y2 < x1 + y1:
+                    b, c, d, x1, y1 = b, d, c, x2, y2
+                if x1 + y1 < now:
                     tables[i], tables[j], cost[i], cost[j] = (a, c), (b, d), x1, y1
-                    improved = True
-                elif x2 + y2 < now:
-                    tables[i], tables[j], cost[i], cost[j] = (a, d), (b, c), x2, y2
-                    improved = True
-        if not improved:
-            break
+                    sideways = None
+                    break
+                if x1 + y1 == now and sideways is None:
+                    sideways = (j, (a, c), (b, d), x1, y1)
+            if sideways is not None:
+                j, tables[i], tables[j], cost[i], cost[j] = sideways
     return tables
 
 
@@ -382,7 +393,8 @@ def _number_tables(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random
 
     def cost(g: int, number: int) -> int:
         (a, c), (b, d) = groups[g]
-        return visits[a * t + number] + visits[b * t + number] + visits[c * t + number] + visits[d * t + number]
+        # Powers of three, so that one player's third visit outweighs two players' second ones.
+        return sum(3 ** visits[x * t + number] for x in (a, b, c, d))
 
     order = list(range(len(groups)))
     rng.shuffle(order)
@@ -392,11 +404,21 @@ def _number_tables(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random
     for g in order:
         k = min(range(len(free)), key=lambda k: cost(g, free[k]))
         numbers[g] = free.pop(k)
-    if len(groups) > 1:
-        for _ in range(4 * len(groups)):
-            g, h = rng.sample(range(len(groups)), 2)
-            if cost(g, numbers[h]) + cost(h, numbers[g]) < cost(g, numbers[g]) + cost(h, numbers[h]):
-                numbers[g], numbers[h] = numbers[h], numbers[g]
+    size = len(groups)
+    for _ in range(3 if size > 1 else 0):
+        improved = False
+        for g in range(size):
+            here = cost(g, numbers[g])
+            if not here:
+                continue
+            for h in rng.sample(range(size), min(size, 40)):
+                gain = here + cost(h, numbers[h]) - cost(g, numbers[h]) - cost(h, numbers[g])
+                if gain > 0:
+                    numbers[g], numbers[h] = numbers[h], numbers[g]
+                    improved = True
+                    break
+        if not improved:
+            break
     return numbers
 
 
@@ -466,7 +488,7 @@ def build_chart(players: int, games: int | None = None, seed: int = 0) -> Chart:
             counts.add_meet(a, b)
     rounds = []
     for number, (out, pairs) in enumerate(schedule, start=1):
-        groups = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng)
+        groups = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, 60 if games <= 30 else 6)
         seated = sorted(_seat(groups, counts, rng))
         rounds.append(
             ChartRound(

@@ -1,0 +1,300 @@
+"""Find the base rounds of whist tournaments Wh(v) and write them to `whist_data.py`.
+
+Run `python -m tournament.engine.whist_search` (optionally with head counts) to search again; the chart engine only
+reads the stored data, so building a chart stays instant.
+
+A whist tournament on v players (v = 4n or 4n+1): every two players are partners exactly once and opponents
+exactly twice. The search looks for one developed from a single base round over an abelian group G:
+
+* v = 4n+1, |G| = v: n tables (N, E, S, W) holding G without 0; N-S and E-W are partners. The partner differences
+  +-(N-S), +-(E-W) cover each non-zero element once and the opponent differences +-(N-E), +-(N-W), +-(S-E), +-(S-W)
+  twice. Round g adds g to everyone; player g sits out.
+* v = 4n, |G| = v-1, plus a fixed point infinity seated at N of the first table: the same conditions on the finite
+  pairs (infinity partners each element once and opposes each twice by itself). Nobody sits out.
+
+Two searches, each tried over the cyclic group first and then the other abelian groups of the same order:
+
+* `patterned`: partners {x, -x} and tables (x, y, -x, -y), so only the pairing of the classes {x, -x} is searched;
+  quick, and it works for most 4n+1 and some 4n.
+* `backtrack`: any base round, by randomized backtracking with restarts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import pathlib
+import random
+import sys
+import time
+
+from .whist_data import WHIST
+
+DATA = pathlib.Path(__file__).with_name("whist_data.py")
+HEAD_COUNTS = [v for v in range(4, 65) if v % 4 in (0, 1)]
+PARTNER_SEATS = ((0, 2), (1, 3))
+OPPONENT_SEATS = ((0, 1), (0, 3), (2, 1), (2, 3))
+
+
+def abelian_groups(order: int) -> list[tuple[int, ...]]:
+    """The abelian groups of `order` as moduli lists, the cyclic group first and more factors later."""
+    factors: dict[int, int] = {}
+    rest, p = order, 2
+    while rest > 1:
+        while rest % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            rest //= p
+        p += 1
+
+    def partitions(k: int, most: int) -> list[list[int]]:
+        if k == 0:
+            return [[]]
+        return [[a, *tail] for a in range(min(k, most), 0, -1) for tail in partitions(k - a, a)]
+
+    choices = [[[p**a for a in part] for part in partitions(k, k)] for p, k in factors.items()]
+    groups = []
+    for combo in itertools.product(*choices):
+        # Invariant factors: multiply the largest prime powers together, then the next largest, …
+        width = max((len(c) for c in combo), default=1)
+        moduli = [math.prod(c[i] for c in combo if i < len(c)) for i in range(width)]
+        groups.append(tuple(sorted(moduli)))
+    return sorted(set(groups), key=lambda g: (len(g), g)) or [(1,)]
+
+
+class Group:
+    """An abelian group as a product of cyclic groups; elements are mixed-radix indices, first modulus fastest."""
+
+    def __init__(self, moduli: tuple[int, ...]) -> None:
+        self.moduli = moduli
+        self.order = math.prod(moduli)
+        digits = [self._digits(x) for x in range(self.order)]
+        self.sub = [
+            [self._index([(a - b) % m for a, b, m in zip(x, y, moduli, strict=True)]) for y in digits] for x in digits
+        ]
+        self.add = [
+            [self._index([(a + b) % m for a, b, m in zip(x, y, moduli, strict=True)]) for y in digits] for x in digits
+        ]
+
+    def _digits(self, x: int) -> list[int]:
+        out = []
+        for m in self.moduli:
+            out.append(x % m)
+            x //= m
+        return out
+
+    def _index(self, digits: list[int]) -> int:
+        x, scale = 0, 1
+        for d, m in zip(digits, self.moduli, strict=True):
+            x += d * scale
+            scale *= m
+        return x
+
+
+def backtrack(v: int, moduli: tuple[int, ...], seconds: float, rng: random.Random, nodes: int = 4000) -> tuple | None:
+    """Any base round, table by table, by randomized backtracking restarted whenever it uses up `nodes` steps.
+
+    Each table takes the smallest free element at N, a partner for it whose difference class is still unused,
+    then an E-W pair with an unused class, as long as no opponent class is reached more than twice. (Counting
+    shows that when every class is reached at most twice and all elements are seated, each is reached exactly
+    twice.) With infinity, its table is chosen first.
+    """
+    group = Group(moduli)
+    if group.order % 2 == 0:
+        return None
+    sub, inf = group.sub, group.order
+    cls = [min(x, sub[0][x]) for x in range(group.order)]
+    infinity = v % 4 == 0
+    deadline = time.monotonic() + seconds
+
+    def attempt() -> tuple | None:
+        free = set(range(group.order)) if infinity else set(range(1, group.order))
+        partner_used: set[int] = set()
+        opponent = [0] * group.order
+        tables: list[tuple[int, int, int, int]] = []
+        budget = [nodes]
+
+        def seat(table: tuple[int, int, int, int]) -> bool:
+            """Try `table`; on success keep it and recurse, else leave everything as it was."""
+            a, b, c, d = table
+            classes = [cls[sub[x][y]] for x, y in ((a, b), (a, d), (c, b), (c, d)) if inf not in (x, y)]
+            pair_classes = [cls[sub[x][y]] for x, y in ((a, c), (b, d)) if inf not in (x, y)]
+            if len(set(pair_classes)) < len(pair_classes) or partner_used.intersection(pair_classes):
+                return False
+            for k in classes:
+                opponent[k] += 1
+            if max(opponent[k] for k in classes) <= 2:
+                partner_used.update(pair_classes)
+                free.difference_update(table)
+                tables.append(table)
+                if extend():
+                    return True
+                tables.pop()
+                free.update(x for x in table if x != inf)
+                partner_used.difference_update(pair_classes)
+            for k in classes:
+                opponent[k] -= 1
+            return False
+
+        def extend() -> bool:
+            if not free:
+                return True
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            options = sorted(free)
+            rng.shuffle(options)
+            if infinity and not tables:
+                return any(seat((inf, b, c, d)) for b, c, d in itertools.permutations(options, 3) if budget[0] >= 0)
+            x = min(free)
+            options.remove(x)
+            for s in options:
+                if cls[sub[x][s]] in partner_used:
+                    continue
+                for e, w in itertools.permutations([y for y in options if y != s], 2):
+                    if budget[0] < 0:
+                        return False
+                    if seat((x, e, s, w)):
+                        return True
+            return False
+
+        return (moduli, infinity, tuple(tables)) if extend() else None
+
+    while time.monotonic() < deadline:
+        found = attempt()
+        if found:
+            return found
+    return None
+
+
+def patterned(v: int, moduli: tuple[int, ...], seconds: float, rng: random.Random) -> tuple | None:
+    """A base round whose partners are the pairs {x, -x} (the patterned starter), found by a backtracking search.
+
+    Tables (x, y, -x, -y) give opponent differences +-(x-y) and +-(x+y), twice each, so the classes {x, -x} must be
+    paired so that the classes of x-y and x+y over all tables are all different. With infinity, its table is
+    (infinity, x0, 0, -x0) and the class of x0 takes the place of one table's two classes.
+    """
+    group = Group(moduli)
+    if group.order % 2 == 0:
+        return None
+    zero = 0
+    neg = [group.sub[zero][x] for x in range(group.order)]
+    cls = [min(x, neg[x]) for x in range(group.order)]
+    classes = sorted({cls[x] for x in range(1, group.order)})
+    infinity = v % 4 == 0
+    deadline = time.monotonic() + seconds
+
+    def attempt() -> tuple | None:
+        order = list(classes)
+        rng.shuffle(order)
+        used: set[int] = set()
+        tables: list[tuple[int, int, int, int]] = []
+        if infinity:
+            x0 = order.pop()
+            used.add(x0)
+            tables.append((group.order, x0, zero, neg[x0]))
+        budget = [20000]
+
+        def extend(free: list[int]) -> bool:
+            if not free:
+                return True
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            x = free[0]
+            rest = free[1:]
+            options = list(rest)
+            rng.shuffle(options)
+            for y in options:
+                a, b = cls[group.sub[x][y]], cls[group.add[x][y]]
+                if a == b or a in used or b in used:
+                    continue
+                used.update((a, b))
+                tables.append((x, y, neg[x], neg[y]))
+                if extend([z for z in rest if z != y]):
+                    return True
+                tables.pop()
+                used.difference_update((a, b))
+            return False
+
+        return (moduli, infinity, tuple(tables)) if extend(order) else None
+
+    while time.monotonic() < deadline:
+        found = attempt()
+        if found:
+            return found
+    return None
+
+
+def develop(v: int, entry: tuple) -> list[list[tuple[int, int, int, int]]]:
+    """Every round of the tournament: the base round plus each group element (infinity stays put)."""
+    moduli, _, base = entry
+    group = Group(moduli)
+    inf = group.order
+    return [[tuple(x if x == inf else group.add[x][g] for x in table) for table in base] for g in range(group.order)]
+
+
+def check(v: int, entry: tuple) -> None:
+    """Raise AssertionError unless the developed rounds are a whist tournament on v players."""
+    rounds = develop(v, entry)
+    assert len(rounds) == (v - 1 if v % 4 == 0 else v)
+    partners: dict[tuple[int, int], int] = {}
+    opponents: dict[tuple[int, int], int] = {}
+    for tables in rounds:
+        seated = [x for table in tables for x in table]
+        assert len(set(seated)) == len(seated) == 4 * (v // 4)
+        for table in tables:
+            for i, j in PARTNER_SEATS:
+                key = tuple(sorted((table[i], table[j])))
+                partners[key] = partners.get(key, 0) + 1
+            for i, j in OPPONENT_SEATS:
+                key = tuple(sorted((table[i], table[j])))
+                opponents[key] = opponents.get(key, 0) + 1
+    pairs = v * (v - 1) // 2
+    assert len(partners) == pairs and set(partners.values()) == {1}
+    assert len(opponents) == pairs and set(opponents.values()) == {2}
+
+
+def find(v: int, seed: int = 0, seconds: float = 240.0) -> tuple:
+    rng = random.Random(seed)
+    order = v - 1 if v % 4 == 0 else v
+    for method, budget in ((patterned, min(seconds, 5.0)), (backtrack, seconds)):
+        for moduli in abelian_groups(order):
+            entry = method(v, moduli, budget, rng)
+            if entry is not None:
+                check(v, entry)
+                return entry
+    raise RuntimeError(f"No whist tournament found for {v} players.")
+
+
+def write(data: dict[int, tuple]) -> None:
+    text = DATA.read_text()
+    header = text[: text.index("WHIST:")].rstrip()
+    body = ["WHIST: dict[int, tuple[tuple[int, ...], bool, tuple[tuple[int, int, int, int], ...]]] = {"]
+    for v in sorted(data):
+        moduli, infinity, base = data[v]
+        body.append(f"    {v}: (")
+        body.append(f"        {tuple(moduli)!r},")
+        body.append(f"        {infinity!r},")
+        body.append("        (")
+        for table in base:
+            body.append(f"            {tuple(table)!r},")
+        body.append("        ),")
+        body.append("    ),")
+    body.append("}")
+    DATA.write_text(header + "\n\n" + "\n".join(body) + "\n")
+
+
+def main(argv: list[str]) -> None:
+    wanted = [int(a) for a in argv] or HEAD_COUNTS
+    data = dict(WHIST)
+    for v in wanted:
+        started = time.monotonic()
+        data[v] = find(v)
+        moduli, infinity, _ = data[v]
+        group = " x ".join(f"Z_{m}" for m in moduli) + (" + infinity" if infinity else "")
+        print(f"Wh({v}): {group}, {time.monotonic() - started:.1f} s", flush=True)
+        write(data)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
