@@ -1,9 +1,12 @@
-"""What happens at the tables: each table's game result and, where entered, its hands."""
+"""What happens at the tables: each table's game result and, where entered, its hands; and seasons of nights."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 
 from tournament.models import SEAT_CHOICES, Round
 
@@ -159,3 +162,45 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table}, {self.round}: {self.ns_points}–{self.ew_points} ({self.get_status_display()})"
+
+
+class Season(models.Model):
+    """A club's nights taken together: one table over all of them, ranked the way the club chooses."""
+
+    class Method(models.TextChoices):
+        TOTAL = "total", "Total points over the season"
+        AVERAGE = "average", "Average per night played"
+        BEST = "best", "Best N nights"
+
+    name = models.CharField(max_length=120)
+    club = models.CharField(max_length=120, blank=True)
+    notes = models.TextField(blank=True, help_text="Shown on the season's public page, e.g. the prizes.")
+    method = models.CharField("rank players by", max_length=10, choices=Method.choices, default=Method.TOTAL)
+    best_of = models.PositiveSmallIntegerField(
+        "N: how many nights count",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(200)],
+        help_text="For “best N nights”: each player's N best night totals are added up.",
+    )
+    nights = models.ManyToManyField("tournament.Night", blank=True, related_name="seasons")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(method="best") | models.Q(best_of__gte=1), name="season_best_needs_n"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:season_edit", args=[self.pk])
+
+    def clean(self):
+        if self.method == self.Method.BEST and not self.best_of:
+            raise ValidationError({"best_of": "Say how many nights count, for example 8 (of 12)."})
