@@ -1,4 +1,4 @@
-"""CSV files of a night: the standings, and every hand. Built from the same selectors the pages use."""
+"""CSV files of a night (the standings, every hand) and of a season. Built from the same selectors the pages use."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import io
 
 from tournament.models import Night
 
-from .models import Hand, TableResult
-from .selectors import night_standings
+from .models import Hand, Season, TableResult
+from .selectors import night_standings, season_standings
 
 
 def standings_csv(night: Night) -> str:
@@ -69,5 +69,28 @@ def hands_csv(night: Night) -> str:
             )
         writer.writerow(
             [number, result.table, "total", "", "", "", "", "", "", result.ns_points, result.ew_points, result.entry]
+        )
+    return out.getvalue()
+
+
+def season_csv(season: Season) -> str:
+    """The season's table: rank, name, nights played, total, average, best-N total, then each night's total."""
+    standings = season_standings(season)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    best = [f"best {season.best_of}"] if standings.best else []
+    nights = [f"{night.date:%Y-%m-%d} {night.name}" for night in standings.nights]
+    writer.writerow(["rank", "player", "nights", "total", "average", *best, *nights])
+    for row in standings.rows:
+        writer.writerow(
+            [
+                row.rank_label,
+                row.name,
+                row.nights,
+                row.total,
+                f"{row.average:.2f}",
+                *([row.best] if standings.best else []),
+                *["" if cell.total is None else cell.total for cell in row.cells],
+            ]
         )
     return out.getvalue()

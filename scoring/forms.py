@@ -1,10 +1,13 @@
-"""Forms for scores: one table's game totals, and the night's scoring rules."""
+"""Forms for scores: one table's game totals, the night's scoring rules, and seasons."""
 
 from __future__ import annotations
 
 from django import forms
 
+from tournament.models import Night
+
 from . import rules
+from .models import Season
 
 POINT_ERRORS = {
     "required": "Enter the points, 0 if none.",
@@ -106,3 +109,30 @@ class DeskForm(ScoreForm):
                 max_length=200,
                 error_messages={"required": "A correction after the game closed needs a reason."},
             )
+
+
+class SeasonForm(forms.ModelForm):
+    """A season's name and how it ranks players; its nights are picked on their own form."""
+
+    class Meta:
+        model = Season
+        fields = ["name", "club", "notes", "method", "best_of"]
+        widgets = {
+            "notes": forms.Textarea(attrs={"rows": 3}),
+            "best_of": forms.TextInput(attrs={"inputmode": "numeric", "size": 3}),
+        }
+
+
+class NightChoices(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, night: Night) -> str:
+        venue = f" · {night.venue}" if night.venue else ""
+        return f"{night.date:%a %d %b %Y} · {night.name}{venue}"
+
+
+class SeasonNightsForm(forms.Form):
+    nights = NightChoices(
+        label="Nights in this season",
+        queryset=Night.objects.order_by("-date", "-id"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )

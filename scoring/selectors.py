@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass, field
 
@@ -13,8 +15,9 @@ from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Bye, Entry, Night, Round, Seating
 
 from . import prizes, rules
+from . import seasons as seasons_core
 from . import standings as standings_core
-from .models import Hand, Submission, TableResult
+from .models import Hand, Season, Submission, TableResult
 
 
 @dataclass(frozen=True)
@@ -602,3 +605,189 @@ def desk_rows(round_: Round) -> list[DeskRow]:
 
 def table_history(round_: Round, table: int) -> list[Submission]:
     return list(Submission.objects.filter(round=round_, table=table).select_related("user").order_by("number"))
+
+
+# --- seasons ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeasonNight:
+    id: int
+    name: str
+    date: dt.date
+    venue: str
+
+
+@dataclass(frozen=True)
+class SeasonCell:
+    """One player's total on one night of the season (None: not there), and whether it counts in a best-N total."""
+
+    total: int | None
+    counted: bool
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    rank_label: str
+    player_id: int
+    name: str
+    nights: int  # nights played
+    total: int
+    average: float
+    best: int
+    cells: list[SeasonCell]  # one a night, in date order: the attendance table
+
+
+@dataclass(frozen=True)
+class SeasonStandings:
+    season: Season
+    nights: list[SeasonNight]
+    rows: list[SeasonLine]
+    ranked_on: str  # "total points", "best 8 of 12 nights"
+
+    @property
+    def best(self) -> bool:
+        return self.season.method == Season.Method.BEST
+
+
+def _season_nights(season: Season) -> list[Night]:
+    return list(season.nights.order_by("date", "id"))
+
+
+def _season_table(season: Season, nights: list[Night], read: dict[int, NightRows]) -> SeasonStandings:
+    """The season's table from its nights' rows: each night's totals exactly as that night's standings add them."""
+    scores, names = [], {}
+    for night in nights:
+        rows = read[night.pk]
+        lines = _lines(rows)
+        totals = standings_core.add_up(line for player_lines in lines.values() for line in player_lines)
+        scores.extend(seasons_core.NightScore(night.pk, player, row.total) for player, row in totals.items())
+        names.update((player, rows.names[player]) for player in totals)
+    ranked = seasons_core.season_rank(
+        scores, method=season.method, best_of=season.best_of, night_order=[night.pk for night in nights]
+    )
+    by_player: dict[int, dict[int, int]] = {}
+    for score in scores:
+        by_player.setdefault(score.player, {})[score.night] = score.total
+    counting = season.method == Season.Method.BEST
+    lines_out = [
+        SeasonLine(
+            rank_label=row.rank_label,
+            player_id=row.player,
+            name=names[row.player],
+            nights=row.nights,
+            total=row.total,
+            average=round(row.average, 2),
+            best=row.best,
+            cells=[
+                SeasonCell(by_player[row.player].get(night.pk), counting and night.pk in row.counted)
+                for night in nights
+            ],
+        )
+        for row in ranked
+    ]
+    return SeasonStandings(
+        season=season,
+        nights=[SeasonNight(night.pk, night.name, night.date, night.venue) for night in nights],
+        rows=lines_out,
+        ranked_on=seasons_core.method_label(season.method, season.best_of, len(nights)),
+    )
+
+
+def season_standings(season: Season) -> SeasonStandings:
+    """The season's table and attendance: six queries whatever the number of nights or players.
+
+    A player is counted at a night when they played a closed game or sat one out there.
+    """
+    nights = _season_nights(season)
+    return _season_table(season, nights, read_nights(nights, extras=False))
+
+
+@dataclass(frozen=True)
+class PlayerNight:
+    night: SeasonNight
+    place: str  # rank label at that night, "=3"
+    players: int  # how many were ranked that night
+    total: int
+    counted: bool  # one of the nights in the player's best-N total
+    prizes: list[str]
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    night: SeasonNight
+    number: int
+    table: int
+    partner: str
+    opponents: tuple[str, ...]
+    points: int  # the team's score, or a bye's credit
+    conceded: int
+    won: bool
+    bye: bool
+
+
+@dataclass(frozen=True)
+class SeasonPlayer:
+    season: Season
+    player_id: int
+    name: str
+    line: SeasonLine | None  # their line in the season's table
+    season_players: int  # how many are in the season's table
+    ranked_on: str
+    nights: list[PlayerNight]
+    games: list[PlayerGame]
+    partners: list[tuple[str, int]]  # who they partnered and how often, most often first
+    prizes: list[tuple[SeasonNight, str]]
+
+
+def season_player(season: Season, player_id: int) -> SeasonPlayer | None:
+    """One player's season: their nights (place, total, prizes), every game, and their partners (seven queries)."""
+    nights = _season_nights(season)
+    read = read_nights(nights)
+    table = _season_table(season, nights, read)
+    line = next((row for row in table.rows if row.player_id == player_id), None)
+    if line is None:
+        return None
+    played, games, partners, prizes = [], [], Counter(), []
+    for night, season_night, cell in zip(nights, table.nights, line.cells, strict=True):
+        if cell.total is None:
+            continue
+        rows = read[night.pk]
+        standings = standings_of(rows)
+        mine = next(row for row in standings.rows if row.player_id == player_id)
+        won = [
+            f"{award.prize} ({award.value})" if award.value else award.prize
+            for award in standings.awards
+            if player_id in award.player_ids
+        ]
+        prizes.extend((season_night, prize) for prize in won)
+        played.append(PlayerNight(season_night, mine.rank_label, len(standings.rows), mine.total, cell.counted, won))
+        for game in _lines(rows)[player_id]:
+            partner = rows.names.get(game.partner, "") if game.partner else ""
+            if partner:
+                partners[partner] += 1
+            games.append(
+                PlayerGame(
+                    night=season_night,
+                    number=game.round,
+                    table=game.table,
+                    partner=partner,
+                    opponents=tuple(rows.names.get(p, "?") for p in game.opponents),
+                    points=game.team_points,
+                    conceded=game.conceded,
+                    won=game.won,
+                    bye=game.bye,
+                )
+            )
+    return SeasonPlayer(
+        season=season,
+        player_id=player_id,
+        name=line.name,
+        line=line,
+        season_players=len(table.rows),
+        ranked_on=table.ranked_on,
+        nights=played,
+        games=games,
+        partners=sorted(partners.items(), key=lambda item: (-item[1], item[0])),
+        prizes=prizes,
+    )

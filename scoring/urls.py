@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import desk, hands, results, rules, table
+from .views import desk, hands, results, rules, seasons, table
 
 app_name = "scoring"
 
@@ -27,4 +27,11 @@ urlpatterns = [
     path("t/<str:token>/hands/add/", table.link_hand_add, name="link_hand_add"),
     path("t/<str:token>/hands/undo/", table.link_hand_undo, name="link_hand_undo"),
     path("t/<str:token>/finish/", table.link_finish, name="link_finish"),
+    path("seasons/", seasons.season_list, name="season_list"),
+    path("seasons/new/", seasons.season_create, name="season_create"),
+    path("seasons/<int:season_id>/", seasons.season_edit, name="season_edit"),
+    path("seasons/<int:season_id>/nights/", seasons.season_nights, name="season_nights"),
+    path("public/seasons/<int:season_id>/", seasons.season_public, name="season_public"),
+    path("public/seasons/<int:season_id>/players/<int:player_id>/", seasons.season_player, name="season_player"),
+    path("public/seasons/<int:season_id>/standings.csv", seasons.season_csv, name="season_csv"),
 ]

@@ -1,0 +1,103 @@
+"""Seasons: the organizer creates one and ticks its nights; anyone reads its table, a player's season and the CSV."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.utils.text import slugify
+from django.views.decorators.http import require_POST
+
+from tournament.forms import apply_errors
+from tournament.permissions import organizer_required
+
+from .. import exports, selectors, services
+from ..forms import SeasonForm, SeasonNightsForm
+from ..models import Season
+
+
+@organizer_required
+def season_list(request):
+    seasons = Season.objects.order_by("-created_at", "-id").prefetch_related("nights")
+    return TemplateResponse(request, "scoring/season_list.html", {"seasons": seasons})
+
+
+@organizer_required
+def season_create(request):
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = services.season_create(**form.cleaned_data, created_by=request.user)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect("scoring:season_edit", season.pk)
+    return TemplateResponse(request, "scoring/season_form.html", {"form": form})
+
+
+def _edit_page(request, season: Season, form: SeasonForm, nights_form: SeasonNightsForm):
+    context = {
+        "season": season,
+        "form": form,
+        "nights_form": nights_form,
+        "standings": selectors.season_standings(season),
+    }
+    return TemplateResponse(request, "scoring/season_edit.html", context)
+
+
+@organizer_required
+def season_edit(request, season_id: int):
+    """The organizer's page of a season: its settings, its nights, and the table as it stands."""
+    season = get_object_or_404(Season, pk=season_id)
+    nights_form = SeasonNightsForm(initial={"nights": list(season.nights.values_list("pk", flat=True))})
+    if request.method != "POST":
+        return _edit_page(request, season, SeasonForm(instance=season), nights_form)
+    form = SeasonForm(request.POST, instance=Season.objects.get(pk=season.pk))
+    if form.is_valid():
+        try:
+            services.season_update(season=season, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect("scoring:season_edit", season.pk)
+    return _edit_page(request, season, form, nights_form)
+
+
+@organizer_required
+@require_POST
+def season_nights(request, season_id: int):
+    season = get_object_or_404(Season, pk=season_id)
+    nights_form = SeasonNightsForm(request.POST)
+    if nights_form.is_valid():
+        try:
+            services.season_nights_set(
+                season=season, night_ids=[night.pk for night in nights_form.cleaned_data["nights"]]
+            )
+        except ValidationError as error:
+            apply_errors(nights_form, error)
+        else:
+            return redirect("scoring:season_edit", season.pk)
+    return _edit_page(request, season, SeasonForm(instance=season), nights_form)
+
+
+def season_public(request, season_id: int):
+    """The season's table for anyone: display names only, printable."""
+    season = get_object_or_404(Season, pk=season_id)
+    standings = selectors.season_standings(season)
+    return TemplateResponse(request, "scoring/season_public.html", {"season": season, "standings": standings})
+
+
+def season_player(request, season_id: int, player_id: int):
+    season = get_object_or_404(Season, pk=season_id)
+    player = selectors.season_player(season, player_id)
+    if player is None:
+        raise Http404("That player has not played a night of this season.")
+    return TemplateResponse(request, "scoring/season_player.html", {"season": season, "player": player})
+
+
+def season_csv(request, season_id: int):
+    season = get_object_or_404(Season, pk=season_id)
+    response = HttpResponse(exports.season_csv(season).encode("utf-8-sig"), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{slugify(season.name) or "season"}-standings.csv"'
+    return response
