@@ -7,6 +7,7 @@ invariant mode, fixed metadata) so the same data always gives the same bytes.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,7 +136,22 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
             Spacer(1, 3 * mm),
         ]
     games = standings.rounds_closed
-    head = ["Rank", "Name", "Total", "Wins", "Loners", *[f"G{n}" for n in range(1, games + 1)]]
+    usable = doc.width
+    fixed = [12 * mm, 0, 14 * mm, 12 * mm, 14 * mm]
+    per_game = min(9 * mm, (usable - 100 * mm) / games) if games else 0
+    labels = [f"G{n}" for n in range(1, games + 1)]
+    game_size, game_pad = 9.0, 6.0
+    if games and per_game < pdfmetrics.stringWidth(labels[-1], BOLD, 9) + 2 * game_pad:
+        # Many games (a long rotation night): the name column gives way down to a floor, the game columns lose
+        # most of their padding, head them with the bare number if "G23" would not fit, and the type shrinks to fit.
+        game_pad = 1.5
+        per_game = max(per_game, min(9 * mm, (usable - sum(fixed) - 34 * mm) / games))
+        room = per_game - 2 * game_pad
+        if pdfmetrics.stringWidth(labels[-1], BOLD, 7) > room:
+            labels = [str(n) for n in range(1, games + 1)]
+        widest = max(pdfmetrics.stringWidth(labels[-1], BOLD, 1), pdfmetrics.stringWidth("88", FONT, 1))
+        game_size = min(9.0, math.floor(room / widest * 4) / 4)
+    head = ["Rank", "Name", "Total", "Wins", "Loners", *labels]
     rows = [head] + [
         [
             row.rank_label,
@@ -147,9 +163,6 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
         ]
         for row in standings.rows
     ]
-    usable = doc.width
-    fixed = [12 * mm, 0, 14 * mm, 12 * mm, 14 * mm]
-    per_game = min(9 * mm, (usable - 100 * mm) / games) if games else 0
     fixed[1] = usable - sum(fixed) - per_game * games
     table = Table(rows, colWidths=[*fixed, *([per_game] * games)], repeatRows=1)
     table.setStyle(
@@ -158,6 +171,15 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
                 *_grid(),
                 ("FONTNAME", (2, 1), (2, -1), BOLD),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
+                *(
+                    [
+                        ("FONTSIZE", (5, 0), (-1, -1), game_size),
+                        ("LEFTPADDING", (5, 0), (-1, -1), game_pad),
+                        ("RIGHTPADDING", (5, 0), (-1, -1), game_pad),
+                    ]
+                    if game_size < 9 or game_pad < 6
+                    else []
+                ),
             ]
         )
     )
@@ -188,16 +210,31 @@ class TallyCard:
 LAYOUTS = {1: (1, 1), 2: (1, 2), 4: (2, 2)}
 
 
-def _card_doc(buffer: io.BytesIO, header: SheetHeader, per_page: int, title: str) -> tuple[BaseDocTemplate, float]:
-    """A document of cards 1, 2 or 4 a page with dashed cut lines between them; returns it and a card's height."""
+def _card_doc(
+    buffer: io.BytesIO, header: SheetHeader, per_page: int, title: str
+) -> tuple[BaseDocTemplate, float, float]:
+    """A document of cards 1, 2 or 4 a page with dashed cut lines between them; returns it and the width and height
+    a card's contents have (its frame less the frame's padding)."""
     width, height = PAGE_SIZES[header.paper]
     margin = 10 * mm
     columns, rows_on_page = LAYOUTS[per_page]
     cell_w = (width - 2 * margin) / columns
     cell_h = (height - 2 * margin) / rows_on_page
     gap = 4 * mm if per_page == 4 else 0
+    pad = 6  # ReportLab's usual frame padding, said here so the card's inner size can be worked out
     frames = [
-        Frame(margin + c * cell_w + gap / 2, margin + r * cell_h, cell_w - gap, cell_h, id=f"c{r}{c}", showBoundary=0)
+        Frame(
+            margin + c * cell_w + gap / 2,
+            margin + r * cell_h,
+            cell_w - gap,
+            cell_h,
+            leftPadding=pad,
+            rightPadding=pad,
+            topPadding=pad,
+            bottomPadding=pad,
+            id=f"c{r}{c}",
+            showBoundary=0,
+        )
         for r in reversed(range(rows_on_page))
         for c in range(columns)
     ]
@@ -214,7 +251,34 @@ def _card_doc(buffer: io.BytesIO, header: SheetHeader, per_page: int, title: str
 
     doc = BaseDocTemplate(buffer, **_document(buffer, header, title))
     doc.addPageTemplates([PageTemplate(id="cards", frames=frames, onPage=cut_line)])
-    return doc, cell_h
+    return doc, cell_w - gap - 2 * pad, cell_h - 2 * pad
+
+
+def _fitted(text: str, width: float, size: float, floor: float, bold: bool = False) -> Paragraph:
+    """A cell's text on one line where it can be: the type shrinks (to `floor`) until `text` fits in `width`.
+
+    Card rows have a fixed height, so a name that wrapped onto a second line would print over the row above."""
+    font = BOLD if bold else FONT
+    wide = pdfmetrics.stringWidth(text, font, size)
+    if wide > width:
+        size = max(floor, math.floor(size * width / wide * 4) / 4)  # quarter points, rounded down to fit
+    style = _cell_style(font, size)
+    return Paragraph(_escape(text), style)
+
+
+_CELL_STYLES: dict[tuple[str, float], ParagraphStyle] = {}
+
+
+def _cell_style(font: str, size: float) -> ParagraphStyle:
+    key = (font, size)
+    if key not in _CELL_STYLES:
+        _CELL_STYLES[key] = ParagraphStyle(f"cell-{font}-{size}", fontName=font, fontSize=size, leading=size * 1.15)
+    return _CELL_STYLES[key]
+
+
+def _card_heading(paragraphs: Sequence[Paragraph], width: float, height: float) -> float:
+    """How tall the lines above a card's grid stand once wrapped to the card's width."""
+    return sum(paragraph.wrap(width, height)[1] for paragraph in paragraphs)
 
 
 def tally_cards_pdf(
@@ -227,8 +291,19 @@ def tally_cards_pdf(
     """
     styles = _styles()
     buffer = io.BytesIO()
-    doc, half = _card_doc(buffer, header, per_page, "Tally cards")
+    doc, card_w, card_h = _card_doc(buffer, header, per_page, "Tally cards")
     small = per_page == 4
+    size = 7 if small else 9
+    if small:  # a quarter card: the name and the night's line smaller, so each stays on as few lines as it can
+        title_style = ParagraphStyle("card-small", parent=styles["card"], fontSize=13, leading=16)
+        sub_style = ParagraphStyle("sub-small", parent=styles["sub"], fontSize=8.5, leading=11)
+        widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 11 * mm]
+    else:
+        title_style, sub_style = styles["card"], styles["sub"]
+        widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 15 * mm]
+    partner_w = card_w - sum(width for width in widths if width) - 12  # less the cell's padding
+    subtitle = _escape(f"{header.night} · {header.subtitle}")
+    sub_h = Paragraph(subtitle, sub_style).wrap(card_w, card_h)[1]
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
@@ -244,7 +319,7 @@ def tally_cards_pdf(
                     [
                         str(line.table),
                         line.seat,
-                        Paragraph(_escape(line.partner), styles["body"]),
+                        _fitted(line.partner, partner_w, size if small else 10, 6 if small else 8),
                         str(line.tally),
                         "✓" if line.won else "",
                         _loners(line.extras.loners_made, line.extras.loners_tried),
@@ -266,31 +341,23 @@ def tally_cards_pdf(
             rows.append(["Total", "", "", "", "", "", "", "", ""])
         if small:  # a quarter page: the columns a player fills in by hand, smaller
             rows = [[row[0], row[1], row[3], row[4], row[5], row[8]] for row in rows]
-            widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 11 * mm]
-        else:
-            widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 15 * mm]
-        table = Table(
-            rows, colWidths=widths, rowHeights=[None] + [min(9 * mm, (half - 40 * mm) / (games + 1))] * (games + 1)
-        )
+        name = card.name or "Name: ______________________"
+        title = Paragraph(_escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")), title_style)
+        # The rows share what the card has left once its heading and the grid's head row are set, so the whole card
+        # stays in its own box however the name wraps (the head row: a line of type and its padding).
+        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 3 * mm - (size * 1.2 + 6) - 2
+        table = Table(rows, colWidths=widths, rowHeights=[None] + [min(9 * mm, left / (games + 1))] * (games + 1))
         table.setStyle(
             TableStyle(
-                [*_grid(), ("FONTNAME", (0, -1), (-1, -1), BOLD), ("FONTSIZE", (0, 0), (-1, -1), 7 if small else 9)]
-            )
-        )
-        name = card.name or "Name: ______________________"
-        story.append(
-            KeepTogether(
                 [
-                    Paragraph(
-                        _escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")),
-                        styles["card"],
-                    ),
-                    Paragraph(_escape(f"{header.night} · {header.subtitle}"), styles["sub"]),
-                    Spacer(1, 3 * mm),
-                    table,
+                    *_grid(),
+                    ("FONTNAME", (0, -1), (-1, -1), BOLD),
+                    ("FONTSIZE", (0, 0), (-1, -1), size),
+                    ("LEADING", (0, 0), (-1, -1), size * 1.2),  # the head row's height counted above
                 ]
             )
         )
+        story.append(KeepTogether([title, Paragraph(subtitle, sub_style), Spacer(1, 3 * mm), table]))
         if index + 1 < len(cards):
             story.append(FrameBreak())
     if not story:
@@ -553,14 +620,25 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
     sit-outs) with boxes for the scores. Large type: a card is read at arm's length across a busy table."""
     styles = _styles()
     buffer = io.BytesIO()
-    doc, card_h = _card_doc(buffer, header, per_page, "Rotation tally cards")
+    doc, card_w, card_h = _card_doc(buffer, header, per_page, "Rotation tally cards")
     small = per_page == 4
     size = 8 if small else 11
-    cell = ParagraphStyle("cell", fontName=FONT, fontSize=size, leading=size + 2)
+    if small:
+        widths = [9 * mm, 9 * mm, 7 * mm, None, None, 10 * mm, 10 * mm]
+    else:
+        widths = [13 * mm, 14 * mm, 15 * mm, None, None, 18 * mm, 18 * mm]
+    pad = 3 if small else 6  # a cell's padding left and right in the partner and opponents columns
+    text_w = (card_w - sum(width for width in widths if width)) / 2 - 2 * pad
+    subtitle = _escape(f"{header.night} · {header.subtitle}")
+    sub_h = Paragraph(subtitle, styles["sub"]).wrap(card_w, card_h)[1]
     story: list = []
     for index, card in enumerate(cards):
         games = max(len(card.rows), 1)
-        row_h = min(11 * mm, (card_h - 34 * mm) / (games + 2))
+        name = card.name or "Name: ______________________"
+        title = Paragraph(_escape(f"No. {card.number}  ·  {name}"), styles["card"])
+        # The rows share what is left under the heading and the grid's head row, so the card stays in its box.
+        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 2 * mm - (size * 1.2 + 6) - 2
+        row_h = min(11 * mm, left / (games + 1))
         rows: list[list] = [["Game", "Table", "Seat", "Partner", "Opponents", "Score", "Total"]]
         sitting_out = []
         for row in card.rows:
@@ -569,51 +647,50 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
                 rows.append([str(row.game), "sits out this game", "", "", "", "", ""])
             elif small:  # a quarter card: numbers only, so every line stays one line
                 partner, opponents = _numbers_only(row.partner), _numbers_only(row.opponents)
-                rows.append([str(row.game), str(row.table), row.seat, partner, opponents, "", ""])
+                rows.append(
+                    [
+                        str(row.game),
+                        str(row.table),
+                        row.seat,
+                        _fitted(partner, text_w, size, 6),
+                        _fitted(opponents, text_w, size, 6),
+                        "",
+                        "",
+                    ]
+                )
             else:
                 rows.append(
                     [
                         str(row.game),
                         str(row.table),
                         SEAT_NAMES.get(row.seat, row.seat),
-                        Paragraph(_escape(row.partner), cell),
-                        Paragraph(_escape(row.opponents), cell),
+                        _fitted(row.partner, text_w, size, 8),
+                        _fitted(row.opponents, text_w, size, 8),
                         "",
                         "",
                     ]
                 )
         rows.append(["Total", "", "", "", "", "", ""])
-        if small:
-            widths = [9 * mm, 9 * mm, 7 * mm, None, None, 10 * mm, 10 * mm]
-        else:
-            widths = [13 * mm, 14 * mm, 15 * mm, None, None, 18 * mm, 18 * mm]
         table = Table(rows, colWidths=widths, rowHeights=[None] + [row_h] * (len(rows) - 1))
         table.setStyle(
             TableStyle(
                 [
                     *_grid(),
                     ("FONTSIZE", (0, 0), (-1, -1), size),
+                    ("LEADING", (0, 0), (-1, -1), size * 1.2),  # the head row's height counted above
                     ("FONTNAME", (1, 1), (1, -1), BOLD),
                     ("FONTNAME", (0, -1), (-1, -1), BOLD),
                     ("ALIGN", (0, 0), (2, -1), "CENTER"),
                     ("ALIGN", (3, 1), (4, -1), "LEFT"),
+                    ("LEFTPADDING", (3, 1), (4, -1), pad),
+                    ("RIGHTPADDING", (3, 1), (4, -1), pad),
                     *[("SPAN", (1, r), (4, r)) for r in sitting_out],
                     *[("BACKGROUND", (1, r), (4, r), colors.HexColor("#eeeeee")) for r in sitting_out],
                     *[("ALIGN", (1, r), (4, r), "CENTER") for r in sitting_out],
                 ]
             )
         )
-        name = card.name or "Name: ______________________"
-        story.append(
-            KeepTogether(
-                [
-                    Paragraph(_escape(f"No. {card.number}  ·  {name}"), styles["card"]),
-                    Paragraph(_escape(f"{header.night} · {header.subtitle}"), styles["sub"]),
-                    Spacer(1, 2 * mm),
-                    table,
-                ]
-            )
-        )
+        story.append(KeepTogether([title, Paragraph(subtitle, styles["sub"]), Spacer(1, 2 * mm), table]))
         if index + 1 < len(cards):
             story.append(FrameBreak())
     if not story:

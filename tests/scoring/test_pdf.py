@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 
 import pytest
 from django.urls import reverse
@@ -399,3 +400,72 @@ def test_every_qr_code_opens_its_tables_scoring_link(busy, sheet, paper):
     tokens = dict(TableLink.objects.filter(night=busy, active=True).values_list("table", "token"))
     expected = [[f"http://192.168.1.20:8000/t/{tokens[table]}/"] for table in sorted(tokens)]
     assert decoded == expected
+
+
+# ---- long names and long nights stay inside their boxes -----------------------------------------------------------
+
+LONG = "Bartholomew Kowalczykowski-Wiśniewska"
+
+
+def runs_of(content: bytes, page: int = 0) -> list[tuple[float, float, float, bool, str]]:
+    """Every text run on a page: x, y, type size, bold, text."""
+    found = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            bold = bool(font) and "Bold" in str(font.get("/BaseFont", ""))
+            found.append((x, y, size * tm[0] * cm[0], bold, text.strip()))
+
+    PdfReader(io.BytesIO(content)).pages[page].extract_text(visitor_text=visit)
+    return found
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("per_page", [1, 2, 4])
+def test_a_card_with_a_long_name_and_many_games_stays_whole_in_its_box(paper, per_page):
+    header_ = pdf.SheetHeader(
+        night="St Mary's Parish Hall Charity Euchre Night",
+        date="Monday 30 November 2026",
+        venue="Parish hall, 12 Long Street",
+        paper=paper,
+    )
+    blank = [pdf.TallyCard("", [], number) for number in range(1, 9)]
+    pages = text_of(pdf.tally_cards_pdf(header_, blank, 12, per_page=per_page))
+    assert len(pages) == 8 // per_page  # a card that ran past its box would push the rest on
+    assert all(page.count("Total") == 2 * per_page for page in pages)  # each card's head and its last row
+    plan = [
+        pdf.PlanRow(game, 12, "N", "123 Maximilian K. & 234 Bartholomew W.", "345 Wilhelmina Z. & 356 Leopoldine K.")
+        for game in range(1, 24)
+    ]
+    cards = [pdf.PlanCard(number, LONG, plan) for number in range(397, 405)]
+    pages = text_of(pdf.rotation_cards_pdf(header_, cards, per_page=per_page))
+    assert len(pages) == 8 // per_page
+    assert all(page.count("Total") == 2 * per_page for page in pages)
+
+
+@pytest.mark.parametrize("games", [10, 13, 23])
+def test_standings_of_a_long_night_keep_every_game_column_apart(finished, games):
+    import dataclasses
+
+    from reportlab.pdfbase import pdfmetrics
+
+    standings = night_standings(finished)
+    rows = [dataclasses.replace(row, per_round=[12] * games) for row in standings.rows]
+    long_night = dataclasses.replace(standings, rows=rows, rounds_closed=games)
+    content = pdf.standings_pdf(header(finished), long_night)
+    runs = runs_of(content)
+    loners_x, head_y = next((x, y) for x, y, size, bold, text in runs if text == "Loners")
+    # The game columns' heads, right of Loners on the head row (smaller type sits a little lower in the cell).
+    labels = sorted(run for run in runs if abs(run[1] - head_y) < 5 and run[0] > loners_x + 10)
+    assert len(labels) == games
+    font = pdf.BOLD
+    for (x, _, size, _, text), (next_x, *_) in itertools.pairwise(labels):
+        assert x + pdfmetrics.stringWidth(text, font, size) < next_x, f"{text} runs into the next column"
+    figures = [run for run in runs if run[4] == "12" and run[1] < head_y - 5 and run[0] > loners_x + 10]
+    first_row = sorted(run for run in figures if abs(run[1] - figures[0][1]) < 1)
+    assert len(first_row) == games
+    for (x, _, size, _, text), (next_x, *_) in itertools.pairwise(first_row):
+        assert x + pdfmetrics.stringWidth(text, pdf.FONT, size) < next_x
+    assert min(size for _, _, size, _, _ in first_row) >= 5  # small on a 23-game night, but still print
