@@ -102,7 +102,8 @@ class Night(models.Model):
         "tie-breaks, in order",
         max_length=80,
         blank=True,
-        help_text="Comma-separated, from: total, wins, conceded, average, loners, euchres. "
+        help_text="Comma-separated, from: total, wins, conceded, average, loners, euchres, h2h (head-to-head: "
+        "games won, then points, against the other players still level, when every two of them met). "
         "Empty: the movement's usual order (total points, games won, fewest conceded).",
     )
     final_draw = models.BooleanField(
