@@ -12,10 +12,14 @@ exactly twice. The search looks for one developed from a single base round over 
 * v = 4n, |G| = v-1, plus a fixed point infinity seated at N of the first table: the same conditions on the finite
   pairs (infinity partners each element once and opposes each twice by itself). Nobody sits out.
 
-Two searches, each tried over the cyclic group first and then the other abelian groups of the same order:
+Three searches, each tried over the cyclic group first and then the other abelian groups of the same order:
 
 * `patterned`: partners {x, -x} and tables (x, y, -x, -y), so only the pairing of the classes {x, -x} is searched;
   quick, and it works for most 4n+1 and some 4n.
+* `starters`: the partnerships first, as a random starter (pairs of G without 0 whose differences cover each class
+  {d, -d} once; with infinity, 0 is infinity's partner), then an exhaustive search for a way to put the pairs two
+  by two at tables so that every opponent class is reached exactly twice. A fresh starter whenever one has no
+  such tables. It finds the head counts the pattern cannot (32, 33, 36, … 64) in seconds to minutes.
 * `backtrack`: any base round, by randomized backtracking with restarts.
 """
 
@@ -225,6 +229,103 @@ def patterned(v: int, moduli: tuple[int, ...], seconds: float, rng: random.Rando
     return None
 
 
+def starters(v: int, moduli: tuple[int, ...], seconds: float, rng: random.Random) -> tuple | None:
+    """A random starter for the partners, then tables for its pairs by an exhaustive search (see the module)."""
+    group = Group(moduli)
+    if group.order % 2 == 0:
+        return None
+    neg = [group.sub[0][x] for x in range(group.order)]
+
+    def cls(x: int, y: int) -> int:
+        d = group.sub[x][y]
+        return min(d, neg[d])
+
+    infinity = v % 4 == 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pairs = _starter(group.order, cls, rng)
+        if pairs is None:
+            continue
+        try:  # a few seconds of CPU a starter (process time: a busy machine must not cut the search short)
+            found = _seat_pairs(pairs, cls, infinity, group.order, time.process_time() + 6.0)
+        except TimeoutError:
+            continue
+        if found is not None:
+            return (moduli, infinity, found)
+    return None
+
+
+def _starter(order: int, cls, rng: random.Random) -> list[tuple[int, int]] | None:
+    """Pairs of the non-zero elements whose difference classes are all different, by randomized backtracking."""
+
+    def extend(free: frozenset[int], used: frozenset[int], pairs: list[tuple[int, int]]):
+        if not free:
+            return pairs
+        x = min(free)
+        options = [y for y in free if y != x and cls(x, y) not in used]
+        rng.shuffle(options)
+        for y in options[:6]:  # a few tries each, then give up on this starter: a new one is cheap
+            found = extend(free - {x, y}, used | {cls(x, y)}, [*pairs, (x, y)])
+            if found:
+                return found
+        return None
+
+    return extend(frozenset(range(1, order)), frozenset(), [])
+
+
+def _seat_pairs(pairs, cls, infinity: bool, order: int, deadline: float) -> tuple | None:
+    """Tables for a starter's pairs with every opponent class reached at most (so exactly) twice, or None.
+
+    With infinity, one pair joins infinity and 0 (its opponents are the pair's own two elements)."""
+    reached = [0] * order
+    cross = {
+        (i, j): [cls(a, b), cls(a, d), cls(c, b), cls(c, d)]
+        for (i, (a, c)), (j, (b, d)) in itertools.combinations(enumerate(pairs), 2)
+    }
+    steps = [0]
+
+    def match(free: frozenset[int], tables: list[tuple[int, int]]):
+        steps[0] += 1
+        if steps[0] % 5000 == 0 and time.process_time() > deadline:
+            raise TimeoutError
+        if not free:
+            return tables
+
+        def fits(i: int, j: int) -> bool:
+            classes = cross[(min(i, j), max(i, j))]
+            return all(reached[c] + classes.count(c) <= 2 for c in classes)
+
+        # The pair with the fewest tables still open to it goes first.
+        i, options = min(
+            ((i, [j for j in sorted(free) if j != i and fits(i, j)]) for i in sorted(free)),
+            key=lambda item: len(item[1]),
+        )
+        for j in options:
+            classes = cross[(min(i, j), max(i, j))]
+            for c in classes:
+                reached[c] += 1
+            found = match(free - {i, j}, [*tables, (min(i, j), max(i, j))])
+            if found is not None:
+                return found
+            for c in classes:
+                reached[c] -= 1
+        return None
+
+    everyone = frozenset(range(len(pairs)))
+    for lone in range(len(pairs)) if infinity else [None]:
+        own = [cls(x, 0) for x in pairs[lone]] if lone is not None else []
+        for c in own:
+            reached[c] += 1
+        if all(reached[c] <= 2 for c in own):
+            found = match(everyone - {lone}, [])
+            if found is not None:
+                head = [(order, pairs[lone][0], 0, pairs[lone][1])] if lone is not None else []
+                return tuple(head + [(pairs[i][0], pairs[j][0], pairs[i][1], pairs[j][1]) for i, j in found])
+        for c in own:
+            reached[c] -= 1
+    return None
+
+
 def develop(v: int, entry: tuple) -> list[list[tuple[int, int, int, int]]]:
     """Every round of the tournament: the base round plus each group element (infinity stays put)."""
     moduli, _, base = entry
@@ -257,7 +358,7 @@ def check(v: int, entry: tuple) -> None:
 def find(v: int, seed: int = 0, seconds: float = 240.0) -> tuple:
     rng = random.Random(seed)
     order = v - 1 if v % 4 == 0 else v
-    for method, budget in ((patterned, min(seconds, 5.0)), (backtrack, seconds)):
+    for method, budget in ((patterned, min(seconds, 5.0)), (starters, seconds), (backtrack, seconds)):
         for moduli in abelian_groups(order):
             entry = method(v, moduli, budget, rng)
             if entry is not None:
