@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import astuple
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -13,6 +16,22 @@ from tournament.models import SEAT_CHOICES, Round
 from . import rules
 
 SIDE_CHOICES = [("NS", "North–South"), ("EW", "East–West")]
+
+
+def extras_of(hands: Iterable[rules.Hand], ruleset: rules.Ruleset) -> dict[str, list[int]]:
+    """What a game's hands add to each seat's tally besides the team score, as TableResult.extras stores it.
+
+    Seat -> rules.Extras' numbers in field order (loners tried, loners made, euchres, marches, personal bonus);
+    seats that earned nothing are left out.
+    """
+    sums: dict[str, list[int]] = {}
+    for hand in hands:
+        for seat, earned in rules.score_hand(hand, ruleset).extras.items():
+            numbers = astuple(earned)
+            total = sums.setdefault(seat, [0] * len(numbers))
+            for index, number in enumerate(numbers):
+                total[index] += number
+    return {seat: sums[seat] for seat in rules.SEATS if seat in sums and any(sums[seat])}
 
 
 class TableResult(models.Model):
@@ -39,6 +58,10 @@ class TableResult(models.Model):
     entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.TOTALS)
     hands_played = models.PositiveSmallIntegerField(null=True, blank=True)
     winner = models.CharField(max_length=2, choices=SIDE_CHOICES)
+    # Each seat's loners, euchres, marches and personal bonus from the hands (`extras_of`), kept by the services
+    # whenever the hands or the night's rules change, so standings never read the hands. {} for a game entered as
+    # totals; None where nothing stored it (loaded fixtures): the readers then work it out from the hands.
+    extras = models.JSONField(null=True, blank=True, default=None, editable=False)
     tie_break = models.CharField(max_length=10, choices=TieBreak.choices, blank=True, default="")
     # Bumped on every change; a form sends the version it showed, so a second keeper never silently overwrites.
     version = models.PositiveIntegerField(default=1)

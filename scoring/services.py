@@ -20,7 +20,7 @@ from tournament.models import Night, Round, Seating
 from tournament.selectors import card_numbers
 
 from . import rules
-from .models import Hand, Season, Submission, TableLink, TableResult
+from .models import Hand, Season, Submission, TableLink, TableResult, extras_of
 
 HEAD_TABLE = 1
 # Tables other than the head table deal until the bell; this only stops a runaway entry.
@@ -102,16 +102,26 @@ def _decide(result: TableResult, round_: Round, last_hand_winner: str | None) ->
     result.tie_break = outcome.tie_break or ""
 
 
+def result_extras_refresh(result: TableResult, hands: Sequence[Hand], ruleset: rules.Ruleset) -> None:
+    """Set a result's stored extras (each seat's loners, euchres, marches, bonus) from its hands, unsaved.
+
+    The one place they are worked out: every writer that changes a game's hands or the night's rules calls this.
+    """
+    result.extras = extras_of((hand.as_rules_hand() for hand in hands), ruleset)
+
+
 def _total_hands(result: TableResult, round_: Round) -> None:
-    """Recompute a hand-by-hand result from its stored hands (points as stored, winner of the last hand)."""
+    """Recompute a hand-by-hand result from its stored hands (points as stored, winner of the last hand, extras)."""
     hands = list(result.hands.order_by("number"))
+    ruleset = night_rules(round_.night)
     result.ns_points = sum(hand.ns_points for hand in hands)
     result.ew_points = sum(hand.ew_points for hand in hands)
     result.hands_played = len(hands)
+    result_extras_refresh(result, hands, ruleset)
     last = hands[-1] if hands else None
     last_winner = None
     if last is not None:
-        last_winner = rules.score_hand(last.as_rules_hand(), night_rules(round_.night)).winner
+        last_winner = rules.score_hand(last.as_rules_hand(), ruleset).winner
     if hands:
         _decide(result, round_, last_winner)
 
@@ -245,6 +255,7 @@ def _store_total(
         result.hands.all().delete()  # a correction of a hand-by-hand game replaces its hands by the total
     result.ns_points, result.ew_points = ns_points, ew_points
     result.hands_played = hands_played
+    result_extras_refresh(result, [], night_rules(round_.night))  # no hands: nothing but the team score
     result.entry = TableResult.Entry.TOTALS
     result.status = TableResult.Status.FINAL
     _decide(result, round_, last_hand_winner)
@@ -412,6 +423,7 @@ def _hand_result(round_: Round, table: int) -> TableResult:
             winner="NS",
             status=TableResult.Status.PLAYING,
             entry=TableResult.Entry.HANDS,
+            extras={},
         )
     if result.entry == TableResult.Entry.TOTALS:
         raise ValidationError({"__all__": f"Table {table}'s game was entered as totals from the score sheet."})

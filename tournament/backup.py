@@ -18,7 +18,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
+from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
+from scoring.services import result_extras_refresh
 
 from .models import Bye, Entry, Night, Player, Round, RoundEvent, Seating
 
@@ -217,6 +219,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
             **{name: info.get(name, default) for name, default in LATER_NIGHT_FIELDS.items()},
         )
         night.keepers.set([account(name) for name in info["keepers"]])
+        ruleset = rules.Ruleset.from_dict(night.rules)
         players: dict[str, Player] = {}
         house_number = 0
         for row in data["players"]:
@@ -269,6 +272,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                     version=item["version"],
                     entered_by=account(item["entered_by"]),
                 )
+                made_hands = []
                 for hand in item["hands"]:
                     made = Hand.objects.create(
                         result=result,
@@ -286,6 +290,9 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                         ew_points=hand["ew"],
                     )
                     Hand.objects.filter(pk=made.pk).update(recorded_at=parse_datetime(hand["recorded_at"]))
+                    made_hands.append(made)
+                result_extras_refresh(result, made_hands, ruleset)  # not in the file: worked out from the hands
+                TableResult.objects.filter(pk=result.pk).update(extras=result.extras)
             for item in row["submissions"]:
                 made = Submission.objects.create(
                     round=round_,
