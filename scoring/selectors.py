@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 import math
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import astuple, dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 from django.db import connections
 
@@ -17,7 +18,7 @@ from tournament.models import Bye, Entry, Night, Round, Seating
 from . import prizes, rules
 from . import seasons as seasons_core
 from . import standings as standings_core
-from .models import Hand, Season, Submission, TableResult
+from .models import Hand, Season, Submission, TableResult, extras_of
 
 
 @dataclass(frozen=True)
@@ -146,10 +147,12 @@ def _fetch(queryset) -> list[tuple]:
 
 
 def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, NightRows]:
-    """The closed games of any number of nights, in five queries whatever their number or size.
+    """The closed games of any number of nights, in four queries whatever their number or size.
 
-    With `extras` off (a season's totals), hands are read only for nights whose rules give a personal bonus:
-    elsewhere the hands cannot change a total, and loners, euchres and marches are left at nothing.
+    Each game's loners, euchres, marches and personal bonus come stored on its result (TableResult.extras); only a
+    result that has none stored (a loaded fixture) has its hands read, in a fifth query. With `extras` off (a
+    season's totals), they are read only for nights whose rules give a personal bonus: elsewhere they cannot
+    change a total, and loners, euchres and marches are left at nothing.
     """
     rows = {night.pk: NightRows(night, with_extras=extras) for night in nights}
     ids = list(rows)
@@ -170,47 +173,49 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
         .values_list("round__night_id", "round__number", "table", "seat", "player_id")
     ):
         rows[night_id].seats.setdefault((number, table), {})[seat] = player_id
-    result_keys: dict[int, tuple[int, int, int]] = {}
-    for pk, night_id, number, table, ns, ew, winner in _fetch(
+    rulesets = {night.pk: rules.Ruleset.from_dict(night.rules) for night in nights}
+    wanted = {pk for pk in ids if extras or _bonus_possible(rulesets[pk])}
+    made: dict[tuple, rules.Extras] = {}  # one Extras for each distinct set of numbers
+    unknown: dict[int, tuple[int, int, int]] = {}  # results with no extras stored -> (night, game, table)
+    for pk, night_id, number, table, ns, ew, winner, stored in _fetch(
         TableResult.objects.filter(round__night_id__in=ids, round__status=closed)
         .order_by()
-        .values_list("pk", "round__night_id", "round__number", "table", "ns_points", "ew_points", "winner")
+        .values_list("pk", "round__night_id", "round__number", "table", "ns_points", "ew_points", "winner", "extras")
     ):
-        rows[night_id].results[(number, table)] = (ns, ew, winner)
-        result_keys[pk] = (night_id, number, table)
-    rulesets = {night.pk: rules.Ruleset.from_dict(night.rules) for night in nights}
-    distinct = list(dict.fromkeys(rulesets.values()))
-    rule_number = {pk: distinct.index(ruleset) for pk, ruleset in rulesets.items()}  # hashing a ruleset is slow
-    with_hands = [pk for pk in ids if extras or _bonus_possible(rulesets[pk])]
-    scored: dict[tuple, list[tuple[str, tuple[int, ...]]]] = {}  # a hand's shape -> extras by seat, as numbers
-    sums: dict[tuple[int, int, int], dict[str, list[int]]] = {}
-    hands = (
-        _fetch(
-            Hand.objects.filter(result__round__night_id__in=with_hands, result__round__status=closed)
-            .order_by()
-            .values_list("result_id", "makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper")
-        )
-        if with_hands
-        else []
-    )
-    for result_id, *shape in hands:
-        key = result_keys[result_id]
-        earned = scored.get((rule_number[key[0]], *shape))
-        if earned is None:
-            makers, tricks, alone, maker, blind, defender_alone, bid, pepper = shape
-            hand = rules.Hand(
-                makers, tricks, bool(alone), maker or None, bool(blind), defender_alone or None, bid, pepper or None
-            )
-            extras_by_seat = rules.score_hand(hand, rulesets[key[0]]).extras
-            earned = [(seat, astuple(e)) for seat, e in extras_by_seat.items()]
-            scored[(rule_number[key[0]], *shape)] = earned
-        by_seat = sums.setdefault(key, {})
-        for seat, numbers in earned:
-            total = by_seat.setdefault(seat, [0] * len(numbers))
-            for index, number in enumerate(numbers):
-                total[index] += number
-    for (night_id, number, table), by_seat in sums.items():
-        rows[night_id].extras[(number, table)] = {seat: rules.Extras(*numbers) for seat, numbers in by_seat.items()}
+        night_rows = rows[night_id]
+        night_rows.results[(number, table)] = (ns, ew, winner)
+        if night_id not in wanted:
+            continue
+        if stored is None:
+            unknown[pk] = (night_id, number, table)
+            continue
+        if isinstance(stored, str):  # SQLite hands the raw cursor text; PostgreSQL's driver decodes it already
+            if stored == "{}":
+                continue
+            stored = json.loads(stored)
+        if stored:
+            by_seat = {}
+            for seat, numbers in stored.items():
+                key = tuple(numbers)
+                earned = made.get(key)
+                if earned is None:
+                    earned = made[key] = rules.Extras(*key)
+                by_seat[seat] = earned
+            night_rows.extras[(number, table)] = by_seat
+    if unknown:
+        hands: dict[int, list[rules.Hand]] = {}
+        for result_id, makers, tricks, alone, maker, blind, defender_alone, bid, pepper in Hand.objects.filter(
+            result__round__night_id__in=ids, result__round__status=closed, result__extras__isnull=True
+        ).values_list("result_id", "makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper"):
+            hand = rules.Hand(makers, tricks, alone, maker or None, blind, defender_alone or None, bid, pepper or None)
+            hands.setdefault(result_id, []).append(hand)
+        for pk, (night_id, number, table) in unknown.items():
+            by_seat = {
+                seat: rules.Extras(*numbers)
+                for seat, numbers in extras_of(hands.get(pk, ()), rulesets[night_id]).items()
+            }
+            if by_seat:
+                rows[night_id].extras[(number, table)] = by_seat
     for night_id, player_id, number in Bye.objects.filter(round__night_id__in=ids, round__status=closed).values_list(
         "round__night_id", "player_id", "round__number"
     ):
@@ -252,65 +257,130 @@ _SEATS = {
 }
 
 
-def _lines(rows: NightRows) -> dict[int, list[_Line]]:
-    """Every player's tally lines for one night's closed games and byes, in game order.
+def _seat_tallies(rows: NightRows) -> Iterator[tuple[int, int, int, str, int, int, int, bool, rules.Extras]]:
+    """Each seat of each closed game held by a player with a tally, as what the game adds to that tally:
+    (player, game, table, seat, tally, team's points, conceded, won, extras).
 
-    The one place a game's points, a personal bonus and a bye's credit become a player's tally.
+    The one place a game's points and a personal bonus become a player's tally (`_lines` and `_tallies` read it).
     """
-    night = rows.night
     players = rows.players
+    results = rows.results
+    all_extras = rows.extras
     no_extras = rules.NO_EXTRAS
-    played: dict[int, list[_Line]] = {player: [] for player in players}
     for key, seats in rows.seats.items():
-        result = rows.results.get(key)
+        result = results.get(key)
         if result is None:
             continue
         ns, ew, winner = result
-        extras = rows.extras.get(key, {})
         number, table = key
+        extras = all_extras.get(key)
         for seat, player in seats.items():
             if player not in players:
                 continue
-            side, partner, opponents = _SEATS[seat]
-            points, conceded = (ns, ew) if side == "NS" else (ew, ns)
-            earned = extras.get(seat, no_extras)
-            played[player].append(
-                _Line(
-                    player,
-                    number,
-                    points + earned.bonus,
-                    conceded,
-                    winner == side,
-                    earned.loners_made,
-                    earned.loners_tried,
-                    earned.euchres,
-                    earned.marches,
-                    False,
-                    table,
-                    seat,
-                    seats.get(partner),
-                    tuple(seats[s] for s in opponents if s in seats),
-                    points,
-                    earned,
-                )
-            )
+            if seat in _NORTH_SOUTH:
+                points, conceded, won = ns, ew, winner == "NS"
+            else:
+                points, conceded, won = ew, ns, winner == "EW"
+            earned = extras.get(seat, no_extras) if extras else no_extras
+            yield player, number, table, seat, points + earned.bonus, points, conceded, won, earned
+
+
+_NORTH_SOUTH = frozenset(rules.SEATS_OF["NS"])
+
+
+def _bye_credit(night: Night, own_total: int, own_count: int, game_total: int, game_count: int) -> int:
+    """What a bye adds to a tally: nothing, a fixed number, the player's own average per tally line so far, or the
+    average tally of that game's players."""
+    credit = night.bye_credit
+    if credit == "fixed":
+        return night.bye_points
+    if credit == "own_average":
+        return _half_up(own_total / own_count) if own_count else 0
+    if credit == "round_average":
+        return _half_up(game_total / game_count) if game_count else 0
+    return 0
+
+
+def _lines(rows: NightRows) -> dict[int, list[_Line]]:
+    """Every player's tally lines for one night's closed games and byes, in game order."""
+    night = rows.night
+    no_extras = rules.NO_EXTRAS
+    played: dict[int, list[_Line]] = {player: [] for player in rows.players}
     by_round: dict[int, list[int]] = {}
-    for player_lines in played.values():
-        for line in player_lines:
-            by_round.setdefault(line.round, []).append(line.points)
+    for player, number, table, seat, tally, points, conceded, won, earned in _seat_tallies(rows):
+        seats = rows.seats[(number, table)]
+        _, partner, opponents = _SEATS[seat]
+        played[player].append(
+            _Line(
+                player,
+                number,
+                tally,
+                conceded,
+                won,
+                earned.loners_made,
+                earned.loners_tried,
+                earned.euchres,
+                earned.marches,
+                False,
+                table,
+                seat,
+                seats.get(partner),
+                tuple(seats[s] for s in opponents if s in seats),
+                points,
+                earned,
+            )
+        )
+        by_round.setdefault(number, []).append(tally)
     for player, number in rows.byes:
         own = [line.points for line in played[player]]
-        credit = {
-            "fixed": night.bye_points,
-            "own_average": _half_up(sum(own) / len(own)) if own else 0,
-            "round_average": _half_up(sum(by_round[number]) / len(by_round[number])) if by_round.get(number) else 0,
-        }.get(night.bye_credit, 0)
+        game = by_round.get(number, ())
+        credit = _bye_credit(night, sum(own), len(own), sum(game), len(game))
         played[player].append(
             _Line(player, number, credit, 0, False, 0, 0, 0, 0, True, 0, "", None, (), credit, no_extras)
         )
     for player_lines in played.values():
         player_lines.sort(key=lambda line: (line.round, line.table))
     return played
+
+
+def _tallies(rows: NightRows) -> dict[int, standings_core.PlayerTotals]:
+    """Every player's night totals: exactly `standings.add_up` of their `_lines`, without making the lines.
+
+    Players with a tally but no game or bye yet are there with zeros.
+    """
+    night = rows.night
+    no_extras = rules.NO_EXTRAS
+    totals = {player: standings_core.PlayerTotals(player) for player in sorted(rows.players)}
+    game_totals: dict[int, list[int]] = {}  # game -> [sum of tallies, count]
+    for player, number, _, _, tally, _, conceded, won, earned in _seat_tallies(rows):
+        row = totals[player]
+        row.total += tally
+        row.per_round[number] = tally
+        row.conceded += conceded
+        if won:
+            row.wins += 1
+        if not row.games or tally > row.best_game:
+            row.best_game = tally
+        row.games += 1
+        if earned is not no_extras:
+            row.loners_made += earned.loners_made
+            row.loners_tried += earned.loners_tried
+            row.euchres += earned.euchres
+            row.marches += earned.marches
+        game = game_totals.get(number)
+        if game is None:
+            game_totals[number] = [tally, 1]
+        else:
+            game[0] += tally
+            game[1] += 1
+    for player, number in rows.byes:
+        row = totals[player]
+        game_total, game_count = game_totals.get(number, (0, 0))
+        credit = _bye_credit(night, row.total, row.games + row.byes, game_total, game_count)
+        row.total += credit
+        row.per_round.setdefault(number, credit)  # in game order a bye comes before a game of the same number
+        row.byes += 1
+    return totals
 
 
 def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
@@ -362,10 +432,9 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
 def standings_of(rows: NightRows) -> NightStandings:
     """A night's standings and prizes from its rows (no query): the one calculation every page and sheet shows."""
     night = rows.night
-    lines = _lines(rows)
-    totals = standings_core.add_up((line for ls in lines.values() for line in ls), players=sorted(rows.players))
+    totals = _tallies(rows)
     names = rows.names
-    rounds_closed = max((line.round for ls in lines.values() for line in ls), default=0)
+    rounds_closed = max((max(row.per_round) for row in totals.values() if row.per_round), default=0)
     chain = night_chain(night)
     meetings = _meetings(rows) if any(metric.among for metric in chain) else ()
     ranked = standings_core.rank(totals.values(), chain, meetings)
@@ -659,10 +728,9 @@ def _season_table(season: Season, nights: list[Night], read: dict[int, NightRows
     scores, names = [], {}
     for night in nights:
         rows = read[night.pk]
-        lines = _lines(rows)
-        totals = standings_core.add_up(line for player_lines in lines.values() for line in player_lines)
-        scores.extend(seasons_core.NightScore(night.pk, player, row.total) for player, row in totals.items())
-        names.update((player, rows.names[player]) for player in totals)
+        here = [row for row in _tallies(rows).values() if row.games or row.byes]  # played or sat out a game
+        scores.extend(seasons_core.NightScore(night.pk, row.player, row.total) for row in here)
+        names.update((row.player, rows.names[row.player]) for row in here)
     ranked = seasons_core.season_rank(
         scores, method=season.method, best_of=season.best_of, night_order=[night.pk for night in nights]
     )

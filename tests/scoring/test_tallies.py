@@ -1,0 +1,45 @@
+"""The standings' totals, added up straight from a night's rows, equal the sum of the tally lines players see."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import standings
+from scoring.selectors import _lines, _tallies, read_nights
+from tournament.management.commands.simulate_night import simulate
+from tournament.models import Night
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("seed", "players", "scoring", "credit"),
+    [
+        (1, 10, "loner-bonus", "round_average"),
+        (2, 11, "loner-bonus", "own_average"),
+        (3, 13, "hall-minus", "fixed"),
+        (4, 9, "bid-euchre", "none"),
+        (5, 14, "standard", "own_average"),
+    ],
+)
+def test_tallies_are_the_lines_added_up(seed, players, scoring, credit):
+    # Late arrivals and early leavers give players several byes and different numbers of games.
+    night = simulate(players=players, rounds=4, seed=seed, scoring=scoring, arrive={3: 2}, leave={2: 1})
+    Night.objects.filter(pk=night.pk).update(bye_credit=credit, bye_points=3)
+    night.refresh_from_db()
+    rows = read_nights([night])[night.pk]
+    assert rows.byes
+    lines = _lines(rows)
+    expected = standings.add_up((line for ls in lines.values() for line in ls), players=sorted(rows.players))
+    assert _tallies(rows) == expected
+
+
+def test_a_second_bye_averages_over_the_first_ones_credit_too():
+    night = simulate(players=9, rounds=11, seed=2, hands=2)  # one sits out each game: some sit out twice
+    Night.objects.filter(pk=night.pk).update(bye_credit="own_average")
+    night.refresh_from_db()
+    rows = read_nights([night])[night.pk]
+    twice = [player for player in rows.players if sum(p == player for p, _ in rows.byes) > 1]
+    assert twice
+    lines = _lines(rows)
+    assert _tallies(rows) == standings.add_up(line for ls in lines.values() for line in ls)
