@@ -382,10 +382,9 @@ class TableCard:
 
 def table_cards_pdf(header: SheetHeader, cards: Sequence[TableCard]) -> bytes:
     """One card a page, to stand on the table: a big number, head or tail table, and the scoring QR code."""
-    from reportlab.graphics import renderPDF
     from reportlab.pdfgen import canvas as pdf_canvas
 
-    from .qr import qr_drawing
+    from .qr import draw_qr
 
     _register_fonts()
     buffer = io.BytesIO()
@@ -408,7 +407,7 @@ def table_cards_pdf(header: SheetHeader, cards: Sequence[TableCard]) -> bytes:
             page.drawCentredString(width / 2, height - 133 * mm, card.label)
             page.setFillColor(colors.black)
         size = 70 * mm
-        renderPDF.draw(qr_drawing(card.url, size), page, (width - size) / 2, 45 * mm)
+        draw_qr(page, card.url, (width - size) / 2, 45 * mm, size)
         page.setFont(FONT, 12)
         page.drawCentredString(width / 2, 37 * mm, "Scan to enter this table's score")
         page.setFont(FONT, 9)
@@ -510,10 +509,9 @@ class ScoreSheet:
 
 def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: int) -> bytes:
     """One sheet a table for a game: who sits where, a row per hand, totals, signatures, the scoring QR code."""
-    from reportlab.graphics import renderPDF
     from reportlab.platypus import Flowable
 
-    from .qr import qr_drawing
+    from .qr import draw_qr
 
     class QrCode(Flowable):
         def __init__(self, url: str, size: float):
@@ -522,7 +520,7 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: i
             self.width = self.height = size
 
         def draw(self):
-            renderPDF.draw(qr_drawing(self.url, self.size), self.canv, 0, 0)
+            draw_qr(self.canv, self.url, 0, 0, self.size)
 
     styles = _styles()
     buffer = io.BytesIO()
