@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db import connections
+from django.db.models import Case, Count, F, FilteredRelation, Q, Sum, When
 
 from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Bye, Entry, Night, Round, Seating
@@ -159,14 +160,7 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
     if not ids:
         return rows
     closed = Round.Status.CLOSED
-    for night_id, player_id, name, house, category in Entry.objects.filter(night_id__in=ids).values_list(
-        "night_id", "player_id", "player__name", "player__house", "player__category"
-    ):
-        night_rows = rows[night_id]
-        night_rows.names[player_id] = name
-        night_rows.categories[player_id] = category
-        if not house:
-            night_rows.players.add(player_id)
+    _read_entries(rows)
     for night_id, number, table, seat, player_id in _fetch(
         Seating.objects.filter(round__night_id__in=ids, round__status=closed)
         .order_by()
@@ -216,12 +210,29 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
             }
             if by_seat:
                 rows[night_id].extras[(number, table)] = by_seat
-    for night_id, player_id, number in Bye.objects.filter(round__night_id__in=ids, round__status=closed).values_list(
-        "round__night_id", "player_id", "round__number"
+    _read_byes(rows)
+    return rows
+
+
+def _read_entries(rows: dict[int, NightRows]) -> None:
+    """Who is at each night: names, categories, and the players with a tally (one query)."""
+    for night_id, player_id, name, house, category in Entry.objects.filter(night_id__in=list(rows)).values_list(
+        "night_id", "player_id", "player__name", "player__house", "player__category"
     ):
+        night_rows = rows[night_id]
+        night_rows.names[player_id] = name
+        night_rows.categories[player_id] = category
+        if not house:
+            night_rows.players.add(player_id)
+
+
+def _read_byes(rows: dict[int, NightRows]) -> None:
+    """The closed games each player with a tally sat out, in the order they were stored (one query)."""
+    for night_id, player_id, number in Bye.objects.filter(
+        round__night_id__in=list(rows), round__status=Round.Status.CLOSED
+    ).values_list("round__night_id", "player_id", "round__number"):
         if player_id in rows[night_id].players:
             rows[night_id].byes.append((player_id, number))
-    return rows
 
 
 def _half_up(value: float) -> int:
@@ -723,14 +734,77 @@ def _season_nights(season: Season) -> list[Night]:
     return list(season.nights.order_by("date", "id"))
 
 
-def _season_table(season: Season, nights: list[Night], read: dict[int, NightRows]) -> SeasonStandings:
-    """The season's table from its nights' rows: each night's totals exactly as that night's standings add them."""
-    scores, names = [], {}
-    for night in nights:
-        rows = read[night.pk]
-        here = [row for row in _tallies(rows).values() if row.games or row.byes]  # played or sat out a game
-        scores.extend(seasons_core.NightScore(night.pk, row.player, row.total) for row in here)
-        names.update((row.player, rows.names[row.player]) for row in here)
+def _night_totals(rows: NightRows) -> dict[int, int]:
+    """The night total of each player who played or sat out a closed game: their standings total."""
+    return {row.player: row.total for row in _tallies(rows).values() if row.games or row.byes}
+
+
+def _summed_totals(rows: NightRows, sums: dict[int, tuple[int, int]]) -> dict[int, int]:
+    """`_night_totals` from each player's games and team points as the database summed them (`sums`).
+
+    Only for a night whose rules give no personal bonus and whose byes do not count the game's average: there a
+    tally is the team's score, so the sum is the same, and a bye's credit needs no other player's figures.
+    """
+    totals: dict[int, list[int]] = {}  # player -> [total, tally lines]
+    for player, (games, points) in sums.items():
+        if player in rows.players:
+            totals[player] = [points, games]
+    for player, _ in rows.byes:
+        line = totals.setdefault(player, [0, 0])
+        line[0] += _bye_credit(rows.night, line[0], line[1], 0, 0)
+        line[1] += 1
+    return {player: total for player, (total, _) in totals.items()}
+
+
+def _summable(night: Night) -> bool:
+    """Whether a night's totals can be summed by the database (see `_summed_totals`)."""
+    return night.bye_credit != "round_average" and not _bonus_possible(rules.Ruleset.from_dict(night.rules))
+
+
+def season_totals(nights: Sequence[Night]) -> tuple[dict[int, dict[int, int]], dict[int, str]]:
+    """Each night's totals by player, exactly as that night's standings add them, and the players' names.
+
+    A constant number of queries: most nights' game points are summed by the database, per player; the few whose
+    totals need each game's figures (a personal bonus, byes worth the game's average) are read game by game.
+    """
+    summed = {night.pk: NightRows(night, with_extras=False) for night in nights if _summable(night)}
+    read = read_nights([night for night in nights if night.pk not in summed], extras=False)
+    totals = {pk: _night_totals(rows) for pk, rows in read.items()}
+    if summed:
+        _read_entries(summed)
+        _read_byes(summed)
+        sums: dict[int, dict[int, tuple[int, int]]] = {pk: {} for pk in summed}
+        for night_id, player_id, games, points in _fetch(
+            Seating.objects.filter(round__night_id__in=list(summed), round__status=Round.Status.CLOSED)
+            .annotate(game=FilteredRelation("round__results", condition=Q(round__results__table=F("table"))))
+            .filter(game__isnull=False)
+            .order_by()
+            .values("round__night_id", "player_id")
+            .annotate(
+                games=Count("pk"),
+                points=Sum(
+                    Case(When(seat__in=rules.SEATS_OF["NS"], then=F("game__ns_points")), default=F("game__ew_points"))
+                ),
+            )
+            .values_list("round__night_id", "player_id", "games", "points")
+        ):
+            sums[night_id][player_id] = (games, points)
+        totals.update((pk, _summed_totals(rows, sums[pk])) for pk, rows in summed.items())
+    names = {}
+    for pk, rows in (*read.items(), *summed.items()):
+        names.update((player, rows.names[player]) for player in totals[pk])
+    return totals, names
+
+
+def _season_table(
+    season: Season, nights: list[Night], totals: dict[int, dict[int, int]], names: dict[int, str]
+) -> SeasonStandings:
+    """The season's table from each night's totals by player (`season_totals`)."""
+    scores = [
+        seasons_core.NightScore(night.pk, player, total)
+        for night in nights
+        for player, total in totals[night.pk].items()
+    ]
     ranked = seasons_core.season_rank(
         scores, method=season.method, best_of=season.best_of, night_order=[night.pk for night in nights]
     )
@@ -738,6 +812,7 @@ def _season_table(season: Season, nights: list[Night], read: dict[int, NightRows
     for score in scores:
         by_player.setdefault(score.player, {})[score.night] = score.total
     counting = season.method == Season.Method.BEST
+    night_ids = [night.pk for night in nights]
     lines_out = [
         SeasonLine(
             rank_label=row.rank_label,
@@ -747,10 +822,7 @@ def _season_table(season: Season, nights: list[Night], read: dict[int, NightRows
             total=row.total,
             average=round(row.average, 2),
             best=row.best,
-            cells=[
-                SeasonCell(by_player[row.player].get(night.pk), counting and night.pk in row.counted)
-                for night in nights
-            ],
+            cells=[SeasonCell(by_player[row.player].get(pk), counting and pk in row.counted) for pk in night_ids],
         )
         for row in ranked
     ]
@@ -763,12 +835,13 @@ def _season_table(season: Season, nights: list[Night], read: dict[int, NightRows
 
 
 def season_standings(season: Season) -> SeasonStandings:
-    """The season's table and attendance: six queries whatever the number of nights or players.
+    """The season's table and attendance: four queries whatever the number of nights or players (up to nine when
+    some nights give a personal bonus or count a bye as the game's average).
 
     A player is counted at a night when they played a closed game or sat one out there.
     """
     nights = _season_nights(season)
-    return _season_table(season, nights, read_nights(nights, extras=False))
+    return _season_table(season, nights, *season_totals(nights))
 
 
 @dataclass(frozen=True)
@@ -812,7 +885,9 @@ def season_player(season: Season, player_id: int) -> SeasonPlayer | None:
     """One player's season: their nights (place, total, prizes), every game, and their partners (seven queries)."""
     nights = _season_nights(season)
     read = read_nights(nights)
-    table = _season_table(season, nights, read)
+    totals = {pk: _night_totals(rows) for pk, rows in read.items()}
+    names = {player: rows.names[player] for pk, rows in read.items() for player in totals[pk]}
+    table = _season_table(season, nights, totals, names)
     line = next((row for row in table.rows if row.player_id == player_id), None)
     if line is None:
         return None

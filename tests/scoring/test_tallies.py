@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import standings
-from scoring.selectors import _lines, _tallies, read_nights
+from scoring.selectors import _lines, _summable, _tallies, night_standings, read_nights, season_totals
 from tournament.management.commands.simulate_night import simulate
 from tournament.models import Night
 
@@ -43,3 +43,29 @@ def test_a_second_bye_averages_over_the_first_ones_credit_too():
     assert twice
     lines = _lines(rows)
     assert _tallies(rows) == standings.add_up(line for ls in lines.values() for line in ls)
+
+
+def test_season_totals_summed_by_the_database_equal_each_nights_standings():
+    # Standard rules (summed by the database) beside a loner bonus and a game-average bye (read game by game),
+    # with byes, a house player (13 players), late arrivals, early leavers and games entered as totals.
+    plans = [
+        dict(players=13, seed=11, credit="own_average"),
+        dict(players=10, seed=12, credit="fixed", entry="games"),
+        dict(players=11, seed=13, credit="none"),
+        dict(players=10, seed=14, credit="own_average", scoring="loner-bonus"),
+        dict(players=9, seed=15, credit="round_average"),
+    ]
+    nights = []
+    for plan in plans:
+        credit = plan.pop("credit")
+        night = simulate(rounds=4, hands=4, arrive={3: 2}, leave={2: 1}, **plan)
+        Night.objects.filter(pk=night.pk).update(bye_credit=credit, bye_points=4)
+        night.refresh_from_db()
+        nights.append(night)
+    assert [_summable(night) for night in nights] == [True, True, True, False, False]
+    totals, names = season_totals(nights)
+    for night in nights:
+        standings = night_standings(night)
+        expected = {row.player_id: row.total for row in standings.rows if row.games or row.byes}
+        assert totals[night.pk] == expected
+        assert all(names[player] == row.name for row in standings.rows if (player := row.player_id) in expected)
