@@ -126,10 +126,12 @@ def test_every_movement_runs_any_head_count_with_even_byes(tmp_path, movement):
 
     for players in (5, 6, 7, 17, 30, 101):
         out = tmp_path / f"{movement}-{players}.json"
+        # A rotation chart has at most a full night: as many games as players (one fewer for a multiple of four).
+        rounds = min(10, players) if movement == "rotation" else 10
         call_command(
             "simulate_night",
             players=players,
-            rounds=10,
+            rounds=rounds,
             seed=players,
             movement=movement,
             entry="games",
