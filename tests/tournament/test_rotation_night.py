@@ -310,3 +310,13 @@ def test_on_a_rotation_night_the_card_number_finds_the_player_and_confirms_score
         round_=round_, table=1, draft_number=draft.number, player_number=number_of[seats["E"]]
     )
     assert (result.ns_points, result.ew_points) == (10, 6)
+
+
+def test_the_players_own_page_shows_the_chart_number(client):
+    services.players_register(night=services.night_create(name="Last week"), names=["Xavier", "Yvonne", "Zack"])
+    night = rotation_night(games=4)
+    register(night, 8)
+    services.night_draw(night=night, seed=2)
+    entry = Entry.objects.get(night=night, number=3)
+    page = client.get(reverse("tournament:player_page", args=[night.pk, entry.player_id])).content.decode()
+    assert "No. 3<" in page and entry.player_id != 3

@@ -88,7 +88,14 @@ def player_page(request, night_id: int, player_id: int):
     if place is None:
         return redirect("tournament:player_find", night.pk)
     room = selectors.room(night, with_finder=False)
-    context = {"night": night, "place": place, "room": room, "player_id": player_id, **selectors.clock(room.round)}
+    context = {
+        "night": night,
+        "place": place,
+        "room": room,
+        "player_id": player_id,
+        "card_number": selectors.card_numbers(night, [player_id]).get(player_id, ""),
+        **selectors.clock(room.round),
+    }
     template = "tournament/player_page.html"
     return TemplateResponse(request, f"{template}#mine" if request.htmx else template, context)
 
