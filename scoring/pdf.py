@@ -32,6 +32,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from .pdfgrid import Fit, Grid
 from .selectors import GameLine, NightStandings
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "static" / "fonts"
@@ -254,33 +255,6 @@ def _card_doc(
     return doc, cell_w - gap - 2 * pad, cell_h - 2 * pad
 
 
-def _fitted(text: str, width: float, size: float, floor: float, bold: bool = False) -> Paragraph:
-    """A cell's text on one line where it can be: the type shrinks (to `floor`) until `text` fits in `width`.
-
-    Card rows have a fixed height, so a name that wrapped onto a second line would print over the row above."""
-    font = BOLD if bold else FONT
-    wide = pdfmetrics.stringWidth(text, font, size)
-    if wide > width:
-        size = max(floor, math.floor(size * width / wide * 4) / 4)  # quarter points, rounded down to fit
-    style = _cell_style(font, size)
-    return Paragraph(_escape(text), style)
-
-
-_CELL_STYLES: dict[tuple[str, float], ParagraphStyle] = {}
-
-
-def _cell_style(font: str, size: float) -> ParagraphStyle:
-    key = (font, size)
-    if key not in _CELL_STYLES:
-        _CELL_STYLES[key] = ParagraphStyle(f"cell-{font}-{size}", fontName=font, fontSize=size, leading=size * 1.15)
-    return _CELL_STYLES[key]
-
-
-def _card_heading(paragraphs: Sequence[Paragraph], width: float, height: float) -> float:
-    """How tall the lines above a card's grid stand once wrapped to the card's width."""
-    return sum(paragraph.wrap(width, height)[1] for paragraph in paragraphs)
-
-
 def tally_cards_pdf(
     header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2, progress=None
 ) -> bytes:
@@ -298,16 +272,19 @@ def tally_cards_pdf(
         title_style = ParagraphStyle("card-small", parent=styles["card"], fontSize=13, leading=16)
         sub_style = ParagraphStyle("sub-small", parent=styles["sub"], fontSize=8.5, leading=11)
         widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 11 * mm]
+        align = ["left", "left", "left", "center", "center", "center"]
     else:
         title_style, sub_style = styles["card"], styles["sub"]
         widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 15 * mm]
-    partner_w = card_w - sum(width for width in widths if width) - 12  # less the cell's padding
+        align = ["left", "left", "center", "left", "center", "center", "center", "center", "center"]
+    widths = [width or card_w - sum(width for width in widths if width) for width in widths]
+    head_align = ["left", "left"] + ["center"] * (len(widths) - 2)
     subtitle = _escape(f"{header.night} · {header.subtitle}")
     sub_h = Paragraph(subtitle, sub_style).wrap(card_w, card_h)[1]
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
-        rows = [["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Total"]]
+        rows: list[list] = [["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Total"]]
         for number in range(1, games + 1):
             line = by_round.get(number)
             if line is not None and line.bye:
@@ -319,7 +296,7 @@ def tally_cards_pdf(
                     [
                         str(line.table),
                         line.seat,
-                        _fitted(line.partner, partner_w, size if small else 10, 6 if small else 8),
+                        Fit(line.partner, 6 if small else 8, size if small else 10),
                         str(line.tally),
                         "✓" if line.won else "",
                         _loners(line.extras.loners_made, line.extras.loners_tried),
@@ -345,17 +322,18 @@ def tally_cards_pdf(
         title = Paragraph(_escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")), title_style)
         # The rows share what the card has left once its heading and the grid's head row are set, so the whole card
         # stays in its own box however the name wraps (the head row: a line of type and its padding).
-        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 3 * mm - (size * 1.2 + 6) - 2
-        table = Table(rows, colWidths=widths, rowHeights=[None] + [min(9 * mm, left / (games + 1))] * (games + 1))
-        table.setStyle(
-            TableStyle(
-                [
-                    *_grid(),
-                    ("FONTNAME", (0, -1), (-1, -1), BOLD),
-                    ("FONTSIZE", (0, 0), (-1, -1), size),
-                    ("LEADING", (0, 0), (-1, -1), size * 1.2),  # the head row's height counted above
-                ]
-            )
+        head_h = size * 1.2 + 6
+        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 3 * mm - head_h - 2
+        table = Grid(
+            rows,
+            widths,
+            [head_h] + [min(9 * mm, left / (games + 1))] * (games + 1),
+            font=FONT,
+            bold=BOLD,
+            size=size,
+            align=align,
+            head_align=head_align,
+            bold_rows=[-1],
         )
         story.append(KeepTogether([title, Paragraph(subtitle, sub_style), Spacer(1, 3 * mm), table]))
         if index + 1 < len(cards):
@@ -626,7 +604,8 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
     else:
         widths = [13 * mm, 14 * mm, 15 * mm, None, None, 18 * mm, 18 * mm]
     pad = 3 if small else 6  # a cell's padding left and right in the partner and opponents columns
-    text_w = (card_w - sum(width for width in widths if width)) / 2 - 2 * pad
+    rest = (card_w - sum(width for width in widths if width)) / 2
+    widths = [width or rest for width in widths]
     subtitle = _escape(f"{header.night} · {header.subtitle}")
     sub_h = Paragraph(subtitle, styles["sub"]).wrap(card_w, card_h)[1]
     story: list = []
@@ -635,58 +614,44 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
         name = card.name or "Name: ______________________"
         title = Paragraph(_escape(f"No. {card.number}  ·  {name}"), styles["card"])
         # The rows share what is left under the heading and the grid's head row, so the card stays in its box.
-        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 2 * mm - (size * 1.2 + 6) - 2
+        head_h = size * 1.2 + 6
+        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 2 * mm - head_h - 2
         row_h = min(11 * mm, left / (games + 1))
         rows: list[list] = [["Game", "Table", "Seat", "Partner", "Opponents", "Score", "Total"]]
-        sitting_out = []
+        sitting_out = {}
         for row in card.rows:
             if row.table is None:
-                sitting_out.append(len(rows))
+                sitting_out[len(rows)] = (1, 4)
                 rows.append([str(row.game), "sits out this game", "", "", "", "", ""])
             elif small:  # a quarter card: numbers only, so every line stays one line
                 partner, opponents = _numbers_only(row.partner), _numbers_only(row.opponents)
-                rows.append(
-                    [
-                        str(row.game),
-                        str(row.table),
-                        row.seat,
-                        _fitted(partner, text_w, size, 6),
-                        _fitted(opponents, text_w, size, 6),
-                        "",
-                        "",
-                    ]
-                )
+                rows.append([str(row.game), str(row.table), row.seat, Fit(partner, 6), Fit(opponents, 6), "", ""])
             else:
                 rows.append(
                     [
                         str(row.game),
                         str(row.table),
                         SEAT_NAMES.get(row.seat, row.seat),
-                        _fitted(row.partner, text_w, size, 8),
-                        _fitted(row.opponents, text_w, size, 8),
+                        Fit(row.partner, 8, short=_numbers_only(row.partner)),
+                        Fit(row.opponents, 8, short=_numbers_only(row.opponents)),
                         "",
                         "",
                     ]
                 )
         rows.append(["Total", "", "", "", "", "", ""])
-        table = Table(rows, colWidths=widths, rowHeights=[None] + [row_h] * (len(rows) - 1))
-        table.setStyle(
-            TableStyle(
-                [
-                    *_grid(),
-                    ("FONTSIZE", (0, 0), (-1, -1), size),
-                    ("LEADING", (0, 0), (-1, -1), size * 1.2),  # the head row's height counted above
-                    ("FONTNAME", (1, 1), (1, -1), BOLD),
-                    ("FONTNAME", (0, -1), (-1, -1), BOLD),
-                    ("ALIGN", (0, 0), (2, -1), "CENTER"),
-                    ("ALIGN", (3, 1), (4, -1), "LEFT"),
-                    ("LEFTPADDING", (3, 1), (4, -1), pad),
-                    ("RIGHTPADDING", (3, 1), (4, -1), pad),
-                    *[("SPAN", (1, r), (4, r)) for r in sitting_out],
-                    *[("BACKGROUND", (1, r), (4, r), colors.HexColor("#eeeeee")) for r in sitting_out],
-                    *[("ALIGN", (1, r), (4, r), "CENTER") for r in sitting_out],
-                ]
-            )
+        table = Grid(
+            rows,
+            widths,
+            [head_h] + [row_h] * (len(rows) - 1),
+            font=FONT,
+            bold=BOLD,
+            size=size,
+            align=["center", "center", "center", "left", "left", "center", "center"],
+            head_align=["center"] * 7,
+            pads=[6, 6, 6, pad, pad, 6, 6],
+            bold_rows=[-1],
+            bold_columns=[1],
+            spans=sitting_out,
         )
         story.append(KeepTogether([title, Paragraph(subtitle, styles["sub"]), Spacer(1, 2 * mm), table]))
         if index + 1 < len(cards):
