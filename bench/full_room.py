@@ -1,8 +1,8 @@
 """A full room at the bell: 250 tables send their scores within 30 s while 1,000 phones poll.
 
 Run from the project root:
-    .venv/bin/python bench/full_room.py                       # the venue default: waitress + SQLite
-    .venv/bin/python bench/full_room.py --hosted              # gunicorn (4 workers) + PostgreSQL + Redis cache
+    .venv/bin/python bench/full_room.py            # the venue default: waitress + SQLite
+    .venv/bin/python bench/full_room.py --hosted   # gunicorn (a worker a core, 8 threads), PostgreSQL, Redis
 
 It prepares a 1,000-player night (250 tables) on a throwaway database with game 1 under way and its bell rung,
 starts the server as the README does, then from this (second) process on loopback: 1,000 phones poll their page
@@ -135,6 +135,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--port", type=int, default=8791)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (--hosted)")
+    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (--hosted)")
     args = parser.parse_args()
     from headtable import server_command
 
@@ -171,9 +173,9 @@ def main() -> None:
             "gunicorn",
             "config.wsgi:application",
             "--workers",
-            "4",
+            str(args.workers),
             "--threads",
-            "4",
+            str(args.threads),
             "--bind",
             f"127.0.0.1:{args.port}",
             "--log-level",
@@ -206,7 +208,9 @@ print(TableResult.objects.filter(round=r1, status="final").count(), r1.status, r
     latencies = sorted(took for took, _ in results)
     polls.sort()
     setup = (
-        "hosted: gunicorn 4 workers x 4 threads, PostgreSQL, Redis cache" if args.hosted else "venue: waitress, SQLite"
+        f"hosted: gunicorn {args.workers} workers x {args.threads} threads, PostgreSQL, Redis cache"
+        if args.hosted
+        else "venue: waitress, SQLite"
     )
     print(f"{setup}; {len(tokens)} tables, {args.players} players, scores spread over {args.seconds} s")
     print(f"scores answered 'Saved.': {len(results)} of {len(tokens)}; errors: {len(errors)} {errors[:3]}")
