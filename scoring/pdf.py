@@ -193,6 +193,14 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
     return buffer.getvalue()
 
 
+def initials(name: str) -> str:
+    """ "Łukasz Żółć" -> "ŁŻ", "Ann B." -> "AB", "Cher" -> "C": what an opponent writes to agree a score."""
+    words = [word for word in name.replace(".", " ").split() if word[0].isalnum()]
+    if not words:
+        return ""
+    return (words[0][0] + (words[-1][0] if len(words) > 1 else "")).upper()
+
+
 def _loners(made: int, tried: int) -> str:
     """Loners made, and tried when some failed: "1", "1/2"."""
     if not tried:
@@ -258,7 +266,8 @@ def _card_doc(
 def tally_cards_pdf(
     header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2, progress=None
 ) -> bytes:
-    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score and running total.
+    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score, won, loners, euchres, a box
+    for an opponent's initials (the opponents' own, once the game is played) and the running total.
 
     A card with no name is a blank card for a night where names are written in by hand. `progress(done, total)`
     is told, every 25 cards, how far the build has come.
@@ -271,12 +280,12 @@ def tally_cards_pdf(
     if small:  # a quarter card: the name and the night's line smaller, so each stays on as few lines as it can
         title_style = ParagraphStyle("card-small", parent=styles["card"], fontSize=13, leading=16)
         sub_style = ParagraphStyle("sub-small", parent=styles["sub"], fontSize=8.5, leading=11)
-        widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 11 * mm]
-        align = ["left", "left", "left", "center", "center", "center"]
+        widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 13 * mm, 11 * mm]
+        align = ["left", "left", "left", "center", "center", "center", "center"]
     else:
         title_style, sub_style = styles["card"], styles["sub"]
-        widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 15 * mm]
-        align = ["left", "left", "center", "left", "center", "center", "center", "center", "center"]
+        widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 18 * mm, 15 * mm]
+        align = ["left", "left", "center", "left", "center", "center", "center", "center", "center", "center"]
     widths = [width or card_w - sum(width for width in widths if width) for width in widths]
     head_align = ["left", "left"] + ["center"] * (len(widths) - 2)
     subtitle = _escape(f"{header.night} · {header.subtitle}")
@@ -284,11 +293,14 @@ def tally_cards_pdf(
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
-        rows: list[list] = [["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Total"]]
+        # "Initials": an opponent initials the score at the table; a card printed after the game shows theirs.
+        rows: list[list] = [
+            ["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Initials", "Total"]
+        ]
         for number in range(1, games + 1):
             line = by_round.get(number)
             if line is not None and line.bye:
-                rows.append([str(number), "bye", "", "", str(line.points), "", "", "", str(line.running_total)])
+                rows.append([str(number), "bye", "", "", str(line.points), "", "", "", "", str(line.running_total)])
                 continue
             rows.append(
                 [str(number)]
@@ -301,10 +313,11 @@ def tally_cards_pdf(
                         "✓" if line.won else "",
                         _loners(line.extras.loners_made, line.extras.loners_tried),
                         str(line.extras.euchres or ""),
+                        Fit(" ".join(initials(name) for name in line.opponents), 6),
                         str(line.running_total),
                     ]
                     if line
-                    else [""] * 8
+                    else [""] * 9
                 )
             )
         total = card.lines[-1].running_total if card.lines else 0
@@ -313,11 +326,14 @@ def tally_cards_pdf(
         tried = sum(line.extras.loners_tried for line in card.lines)
         euchres = sum(line.extras.euchres for line in card.lines)
         if card.lines or card.name:
-            rows.append(["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), str(total)])
+            rows.append(
+                ["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), "", str(total)]
+            )
         else:  # a blank card: the player adds it up
-            rows.append(["Total", "", "", "", "", "", "", "", ""])
+            rows.append(["Total", "", "", "", "", "", "", "", "", ""])
         if small:  # a quarter page: the columns a player fills in by hand, smaller
-            rows = [[row[0], row[1], row[3], row[4], row[5], row[8]] for row in rows]
+            rows = [[row[0], row[1], row[3], row[4], row[5], row[8], row[9]] for row in rows]
+            rows[0][5] = "Opp."
         name = card.name or "Name: ______________________"
         title = Paragraph(_escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")), title_style)
         # The rows share what the card has left once its heading and the grid's head row are set, so the whole card

@@ -63,6 +63,18 @@ def test_tally_cards_two_to_a_page_with_running_totals(finished):
     assert card_lines[0].partner in page
     running = [line.running_total for line in card_lines]
     assert running == sorted(running) and running[-1] == sum(line.points for line in card_lines)
+    # A box for an opponent's initials; on a card printed after the game, the opponents' own.
+    assert "Initials" in page
+    played = next(line for line in card_lines if not line.bye)
+    assert " ".join(pdf.initials(name) for name in played.opponents) in page
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("Łukasz Żółć", "ŁŻ"), ("Ann B.", "AB"), ("Chloé de la Tour", "CT"), ("Cher", "C"), ("o'Brien", "O"), ("", "")],
+)
+def test_initials_are_the_first_and_last_names_first_letters(name, expected):
+    assert pdf.initials(name) == expected
 
 
 @pytest.mark.parametrize("paper,size", [("letter", (612, 792)), ("a4", (595, 842))])
