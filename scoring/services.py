@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -40,6 +40,11 @@ class HandInput:
     defender_alone: str | None = None
     bid: int | None = None
     pepper: str | None = None
+
+    @classmethod
+    def of(cls, hand: Any) -> HandInput:
+        """The same hand from anything carrying these fields (a simulated hand, a stored Hand)."""
+        return cls(**{field.name: getattr(hand, field.name) for field in fields(cls)})
 
     def as_rules_hand(self) -> rules.Hand:
         return rules.Hand(

@@ -37,20 +37,6 @@ def assert_stored_match(night: Night) -> int:
     return len(results)
 
 
-def as_input(hand) -> HandInput:
-    return HandInput(
-        dealer=hand.dealer,
-        makers=hand.makers,
-        tricks=hand.tricks,
-        alone=hand.alone,
-        maker=hand.maker,
-        blind=hand.blind,
-        defender_alone=hand.defender_alone,
-        bid=hand.bid,
-        pepper=hand.pepper,
-    )
-
-
 @pytest.mark.parametrize(
     ("seed", "scoring"), [(1, "standard"), (2, "loner-bonus"), (3, "defend-alone-2"), (4, "bid-euchre")]
 )
@@ -106,7 +92,7 @@ def test_stored_extras_follow_hands_entered_and_taken_back(seed):
         if count and (rng.random() < 0.3 or count >= 6):
             hand_undo(round_=round_, table=table)
         else:
-            hand_record(round_=round_, table=table, hand=as_input(random_hand(rng, "N", ruleset)))
+            hand_record(round_=round_, table=table, hand=HandInput.of(random_hand(rng, "N", ruleset)))
         assert all(r.extras == fresh(r) for r in TableResult.objects.filter(round=round_).select_related("round"))
     assert TableResult.objects.filter(round=round_).exists()
 

@@ -21,20 +21,6 @@ from tournament.models import Night
 from tournament.simulation import player_names, random_game
 
 
-def _as_input(hand) -> HandInput:
-    return HandInput(
-        dealer=hand.dealer,
-        makers=hand.makers,
-        tricks=hand.tricks,
-        alone=hand.alone,
-        maker=hand.maker,
-        blind=hand.blind,
-        defender_alone=hand.defender_alone,
-        bid=hand.bid,
-        pepper=hand.pepper,
-    )
-
-
 @transaction.atomic
 def simulate(
     *,
@@ -86,10 +72,10 @@ def simulate(
             # table then records the hand it was playing.
             for number in range(hands):
                 for table in tables:
-                    hand_record(round_=round_, table=table, hand=_as_input(games[table][number]))
+                    hand_record(round_=round_, table=table, hand=HandInput.of(games[table][number]))
         else:
             for table, game in games.items():
-                scores = [rules.score_hand(_as_input(hand).as_rules_hand(), ruleset) for hand in game]
+                scores = [rules.score_hand(HandInput.of(hand).as_rules_hand(), ruleset) for hand in game]
                 table_result_submit(
                     round_=round_,
                     table=table,
