@@ -32,7 +32,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from .pdfgrid import Fit, Grid
+from .pdfgrid import Fit, Grid, line_height
 from .selectors import GameLine, NightStandings
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "static" / "fonts"
@@ -338,7 +338,7 @@ def tally_cards_pdf(
         title = Paragraph(_escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")), title_style)
         # The rows share what the card has left once its heading and the grid's head row are set, so the whole card
         # stays in its own box however the name wraps (the head row: a line of type and its padding).
-        head_h = size * 1.2 + 6
+        head_h = line_height(size)
         left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 3 * mm - head_h - 2
         table = Grid(
             rows,
@@ -630,7 +630,7 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
         name = card.name or "Name: ______________________"
         title = Paragraph(_escape(f"No. {card.number}  ·  {name}"), styles["card"])
         # The rows share what is left under the heading and the grid's head row, so the card stays in its box.
-        head_h = size * 1.2 + 6
+        head_h = line_height(size)
         left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 2 * mm - head_h - 2
         row_h = min(11 * mm, left / (games + 1))
         rows: list[list] = [["Game", "Table", "Seat", "Partner", "Opponents", "Score", "Total"]]

@@ -28,6 +28,11 @@ RULE = colors.HexColor("#999999")
 PAD = 6  # left and right of a cell's text, as Table pads
 
 
+def line_height(size: float) -> float:
+    """A one-line row's natural height, as Table sets it: a line of type (1.2 x its size) and the padding."""
+    return size * 1.2 + 6
+
+
 @dataclass(frozen=True)
 class Fit:
     """Text kept on one line: smaller type (not below `floor`), then cut short with an ellipsis. `size` is the type
