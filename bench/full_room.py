@@ -29,14 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PREPARE = """
-from tournament import services, bell
+from tournament import services, game
 from tournament.simulation import player_names
-from scoring.services import table_links_ensure
+from tournament.services import table_links_ensure
 import random
 night = services.night_create(name="Full room", games=3, confirm_results=False)
 services.players_register(night=night, names=player_names({players}, random.Random(1)))
-round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
-bell.round_ring_bell(round_=round_)
+round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+game.round_ring_bell(round_=round_)
 links = table_links_ensure(night=night)
 print(night.pk)
 print(" ".join(link.token for link in links))

@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tournament import game
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -37,8 +39,8 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.services import table_result_submit
     from tournament import services
+    from tournament.game import table_result_submit
 
     call_command("migrate", verbosity=0)
     night = services.night_create(name="Benchmark", games=args.games + 1, movement=args.movement)
@@ -46,12 +48,12 @@ def main() -> None:
     round_ = services.night_draw(night=night, seed=1)
     seconds, queries = [], []
     for _ in range(args.games):
-        services.round_start(round_=round_)
+        game.round_start(round_=round_)
         for table in sorted(set(round_.seatings.values_list("table", flat=True))):
             table_result_submit(round_=round_, table=table, ns_points=5 + table % 3, ew_points=4)
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
-            round_ = services.round_close(round_=round_)
+            round_ = game.round_close(round_=round_)
             seconds.append(time.perf_counter() - started)
         queries.append(len(captured))
     tables = round_.seatings.values("table").distinct().count()

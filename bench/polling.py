@@ -28,12 +28,13 @@ sys.path.insert(0, str(ROOT))
 
 def prepare(env: dict[str, str], players: int) -> tuple[int, list[int]]:
     code = f"""
+from tournament import game
 from tournament import services
 from tournament.simulation import player_names
 import random
 night = services.night_create(name="Bench", games=10, minutes_per_game=30, auto_advance=False)
 services.players_register(night=night, names=player_names({players}, random.Random(1)))
-services.round_start(round_=services.night_draw(night=night, seed=1))
+game.round_start(round_=services.night_draw(night=night, seed=1))
 print(night.pk, *night.entries.values_list("player_id", flat=True))
 """
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
@@ -85,7 +86,7 @@ def setup_django(env) -> None:
 def keeper_step(night: int) -> str:
     """A score keeper correcting a score: the night's stamp moves and every page redraws once."""
     from scoring.models import TableResult
-    from scoring.services import table_result_submit
+    from tournament.game import table_result_submit
     from tournament.models import Round
     from tournament.selectors import night_stamp
 

@@ -60,8 +60,8 @@ def _setup(args) -> dict:
     from django.core.management import call_command
 
     from tournament import services
-    from tournament.management.commands.simulate_night import simulate
     from tournament.models import Night
+    from tournament.rehearsal import simulate
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
@@ -84,8 +84,9 @@ def _builder(item: str, ids: dict):
     """A function that builds `item` the way the print buttons do, and what to call its output."""
     from django.urls import reverse
 
-    from tournament import printing, selectors
+    from tournament import selectors
     from tournament.models import Night
+    from tournament.sheets import printing
 
     night = Night.objects.get(pk=ids["night"])
     rotation = Night.objects.get(pk=ids["rotation"])

@@ -181,7 +181,7 @@ def main() -> None:
 
 
 def build_season(size: int, players: int, rng: random.Random, start: dt.date):
-    from scoring import services
+    from tournament import seasons as services
 
     people = roster(players, f"Season{size}")
     nights = []

@@ -2,6 +2,8 @@
 
 import logging
 
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 
 
@@ -33,9 +35,6 @@ class DatabaseDownMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.db import InterfaceError, OperationalError
-        from django.http import HttpResponse
-
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
         logging.getLogger("headtable").error("database unavailable: %s", exception)

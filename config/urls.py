@@ -4,6 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("scoring.urls")),
+    path("", include("tournament.urls_scoring")),
     path("", include("tournament.urls")),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import astuple
 
@@ -11,11 +12,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
-from tournament.models import SEAT_CHOICES, Round
-
 from . import rules
-
-SIDE_CHOICES = [("NS", "North–South"), ("EW", "East–West")]
+from .seats import SEAT_CHOICES, SIDE_CHOICES
 
 
 def extras_of(hands: Iterable[rules.Hand], ruleset: rules.Ruleset) -> dict[str, list[int]]:
@@ -49,7 +47,7 @@ class TableResult(models.Model):
         HANDS = "hands", "hand by hand"
         TOTALS = "totals", "game totals"
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="results")
+    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="results")
     table = models.PositiveSmallIntegerField()
     # Negative totals happen under bid euchre and hall rules that take points off.
     ns_points = models.SmallIntegerField()
@@ -109,16 +107,7 @@ class Hand(models.Model):
         return f"Hand {self.number}: {self.makers} made, {self.tricks} tricks"
 
     def as_rules_hand(self) -> rules.Hand:
-        return rules.Hand(
-            makers=self.makers,
-            tricks=self.tricks,
-            alone=self.alone,
-            maker=self.maker or None,
-            blind=self.blind,
-            defender_alone=self.defender_alone or None,
-            bid=self.bid,
-            pepper=self.pepper or None,
-        )
+        return rules.Hand.of(self)
 
 
 class TableLink(models.Model):
@@ -161,7 +150,7 @@ class Submission(models.Model):
         APPLIED = "applied", "entered"
         SUPERSEDED = "superseded", "replaced by a later entry"
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="submissions")
+    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="submissions")
     table = models.PositiveSmallIntegerField()
     number = models.PositiveIntegerField()  # 1, 2, 3 … for this table in this game
     role = models.CharField(max_length=10, choices=Role.choices)
@@ -185,6 +174,11 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table}, {self.round}: {self.ns_points}–{self.ew_points} ({self.get_status_display()})"
+
+    @staticmethod
+    def new_key() -> str:
+        """A one-time key for a score form, so the same form posted twice is stored once."""
+        return secrets.token_urlsafe(24)
 
 
 class Season(models.Model):

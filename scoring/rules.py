@@ -19,32 +19,24 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, astuple, dataclass, field, fields, replace
 from typing import Any, Literal
 
-Side = Literal["NS", "EW"]
-Seat = Literal["N", "E", "S", "W"]
+# Seats and sides are `seats`' to say; the rules name them here too, as they always have.
+from .seats import SEATS as SEATS
+from .seats import SIDE_SEATS, Seat, Side, other_side
+from .seats import SIDES as SIDES
+from .seats import next_dealer as next_dealer
+from .seats import side_of as side_of
+
 TieRule = Literal["last_hand", "draw"]
 DefendAlone = Literal["off", "vs_loner", "any"]
 Pepper = Literal["little", "big"]
 
-SIDES: tuple[Side, ...] = ("NS", "EW")
-SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
-SEATS_OF: dict[str, tuple[Seat, Seat]] = {"NS": ("N", "S"), "EW": ("E", "W")}
+# The rules speak of seats and sides as `seats` says them; `other` and `SEATS_OF` are the rules' own names for them.
+SEATS_OF = SIDE_SEATS
+other = other_side
 TIE_RULES: dict[str, str] = {
     "last_hand": "the team that won the last hand",
     "draw": "a draw by the app, recorded on the table's result",
 }
-
-
-def side_of(seat: str) -> Side:
-    return "NS" if seat in ("N", "S") else "EW"
-
-
-def other(side: str) -> Side:
-    return "EW" if side == "NS" else "NS"
-
-
-def next_dealer(seat: str) -> Seat:
-    """The deal passes to the left: N, E, S, W, N …"""
-    return SEATS[(SEATS.index(seat) + 1) % 4]  # type: ignore[arg-type]
 
 
 class ScoringError(ValueError):
@@ -167,6 +159,19 @@ class Hand:
     defender_alone: Seat | None = None
     bid: int | None = None
     pepper: Pepper | None = None
+    # Who dealt: kept with the hand for the record (the deal passes to the left); no rule depends on it.
+    dealer: Seat | None = None
+
+    @classmethod
+    def of(cls, hand: Any) -> Hand:
+        """The same hand from anything carrying these fields: a form's draft, a simulated hand, a stored row
+        (whose empty strings mean "none")."""
+        return cls(**{name: getattr(hand, name, None) or _NONE.get(name) for name in _HAND_FIELDS})
+
+
+_HAND_FIELDS = ("makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper", "dealer")
+# What a missing or empty field means, for the fields that are not "none" when empty.
+_NONE: dict[str, Any] = {"tricks": 0, "alone": False, "blind": False, "makers": ""}
 
 
 @dataclass(frozen=True)

@@ -24,15 +24,15 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from scoring.models import Submission, TableResult  # noqa: E402
-from scoring.services import table_result_submit  # noqa: E402
-from tournament import services  # noqa: E402
+from tournament import game, services  # noqa: E402
+from tournament.game import table_result_submit  # noqa: E402
 
 
 def main(rounds: int) -> None:
     call_command("migrate", verbosity=0)
     night = services.night_create(name="Race", games=1, auto_advance=False)
     services.players_register(night=night, names=[f"Racer {n}" for n in range(1, 9)])
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
     table_result_submit(round_=round_, table=1, ns_points=1, ew_points=0)
     report = {"rounds": rounds, "both_stored": 0, "none_stored": 0, "lost": 0, "double_post_stored": 0}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring.services import table_result_submit
-from tournament import services
+from tournament import game, services
+from tournament.game import table_result_submit
 
 NAMES = [
     "Ann Kowalski",
@@ -52,7 +52,7 @@ def register(night, count: int = 16):
 def play_round(round_, scores):
     """Start `round_` if needed and enter `scores` ({table: (ns, ew)} or (ns, ew, last_hand_winner))."""
     if round_.status == "seated":
-        round_ = services.round_start(round_=round_)
+        round_ = game.round_start(round_=round_)
     for table, score in scores.items():
         ns, ew, *last = score
         table_result_submit(

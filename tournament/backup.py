@@ -22,10 +22,10 @@ from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.services import result_extras_refresh
 
-from .models import Bye, Entry, Night, Player, Round, RoundEvent, Seating
+from .models import Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
 
 FORMAT = "headtable-night"
-VERSION = 1
+VERSION = 2
 NIGHT_FIELDS = (
     "name venue movement fill bye_credit bye_points rank_by games hands_per_game minutes_per_game warning_minutes "
     "auto_advance break_after break_minutes scoring rules tie_rule confirm_results paper seed status "
@@ -33,6 +33,35 @@ NIGHT_FIELDS = (
 ).split()
 # Settings added after the format was first written: a backup made before them restores with these values.
 LATER_NIGHT_FIELDS = {"chart_size": None, "numbering": "arrival", "chart": None}
+# Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
+READS = (1, 2)
+# How version 1's words name each cause, for those files alone (the same table as migration 0014's).
+LEGACY_WORDS = (
+    ("the head table took back", Cause.HEAD_TABLE_UNDO),
+    ("the head table", Cause.HEAD_TABLE),
+    ("closed by every table is in", Cause.ALL_IN),
+    ("every table is in", Cause.ALL_IN),
+    ("closed by the organizer", Cause.ORGANIZER),
+    ("the organizer's button", Cause.BUTTON),
+    ("the organizer paused", Cause.PAUSED),
+    ("the organizer resumed", Cause.RESUMED),
+    ("the organizer added", Cause.EXTENDED),
+    ("the organizer", Cause.ORGANIZER),
+    ("the timer", Cause.TIMER),
+    ("the opening draw", Cause.DRAW),
+    ("players came or went", Cause.RESEATED),
+    ("the movement after", Cause.MOVEMENT),
+    ("straight after", Cause.STRAIGHT_ON),
+    ("the break is over", Cause.BREAK_OVER),
+    ("a ", Cause.BREAK),
+)
+
+
+def legacy_reason(words: str) -> str:
+    """The cause a version 1 file gave in words, as data ("" where the words name none)."""
+    return next((str(reason) for start, reason in LEGACY_WORDS if words.startswith(start)), "")
+
+
 ROUND_TIMES = ("starts_at", "started_at", "ends_at", "bell_at", "closed_at")
 
 
@@ -97,6 +126,7 @@ def night_export(night: Night) -> dict[str, Any]:
                 "paused_left": round_.paused_left.total_seconds() if round_.paused_left is not None else None,
                 "token": round_.token,
                 "bell_cause": round_.bell_cause,
+                "bell_reason": round_.bell_reason,
                 "seats": sorted([s.table, s.seat, key[s.player_id]] for s in round_.seatings.all()),
                 "byes": sorted([key[b.player_id], key.get(b.partner_id)] for b in round_.byes.all()),
                 "results": results,
@@ -125,6 +155,7 @@ def night_export(night: Night) -> dict[str, Any]:
                         "action": event.action,
                         "status": event.status,
                         "cause": event.cause,
+                        "reason": event.reason,
                         "by": event.by.username if event.by else None,
                     }
                     for event in round_.events.select_related("by").order_by("at", "id")
@@ -182,8 +213,10 @@ def _parse(raw: bytes) -> dict[str, Any]:
         raise _refuse("This is not a Head Table backup: it is not JSON.") from error
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _refuse("This file is not a Head Table night backup.")
-    if data.get("version") != VERSION:
-        raise _refuse(f"This backup is format version {data.get('version')}; this Head Table reads version {VERSION}.")
+    if data.get("version") not in READS:
+        raise _refuse(
+            f"This backup is format version {data.get('version')}; this Head Table reads versions 1 to {VERSION}."
+        )
     payload = {k: v for k, v in data.items() if k != "checksum"}
     if hashlib.sha256(_canonical(payload)).hexdigest() != data.get("checksum"):
         raise _refuse("This backup is damaged (its checksum does not match its content): nothing was restored.")
@@ -248,6 +281,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 status=row["status"],
                 token=row["token"],
                 bell_cause=row["bell_cause"],
+                bell_reason=row["bell_reason"] if "bell_reason" in row else legacy_reason(row["bell_cause"]),
                 paused_left=dt.timedelta(seconds=row["paused_left"]) if row["paused_left"] is not None else None,
                 **{name: parse_datetime(row[name]) if row[name] else None for name in ROUND_TIMES},
             )
@@ -318,6 +352,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                     action=event["action"],
                     status=event["status"],
                     cause=event["cause"],
+                    reason=event["reason"] if "reason" in event else legacy_reason(event["cause"]),
                     by=account(event["by"]),
                 )
                 for event in row["events"]

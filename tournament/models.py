@@ -11,14 +11,14 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.prizes import PRIZES, valid_prize
 from scoring.rules import PRESET_LABELS, STANDARD, TIE_RULES
+from scoring.seats import SEAT_CHOICES
+from scoring.standings import METRICS
 
 
 def default_rules() -> dict:
     return STANDARD.as_dict()
-
-
-SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
 
 
 class Player(models.Model):
@@ -191,9 +191,6 @@ class Night(models.Model):
         return reverse("tournament:night_detail", args=[self.pk])
 
     def clean(self):
-        from scoring.prizes import PRIZES, valid_prize
-        from scoring.standings import METRICS
-
         errors = {}
         chain = [key.strip() for key in self.tie_chain.split(",") if key.strip()]
         if unknown := [key for key in chain if key not in METRICS]:
@@ -239,6 +236,47 @@ class Entry(models.Model):
         return f"{self.player} at {self.night}"
 
 
+class Action(models.TextChoices):
+    """A move in a game's life (see tournament.game, which makes them)."""
+
+    SEATED = "seated", "seated"
+    RESEATED = "reseated", "seated again"
+    START = "start", "started"
+    BREAK = "break", "a break planned"
+    PAUSE = "pause", "paused"
+    RESUME = "resume", "resumed"
+    EXTEND = "extend", "extended"
+    BELL = "bell", "the bell"
+    UNBELL = "unbell", "the bell taken back"
+    CLOSE = "close", "closed"
+
+
+class Cause(models.TextChoices):
+    """Why a game moved, stored as data: code decides by these values, never by the words shown beside them."""
+
+    DRAW = "draw", "the opening draw"
+    RESEATED = "reseated", "players came or went"
+    MOVEMENT = "movement", "the movement after game {game}"
+    ORGANIZER = "organizer", "the organizer"
+    BUTTON = "button", "the organizer's button"
+    TIMER = "timer", "the timer"
+    HEAD_TABLE = "head_table", "the head table's hand {hand}"
+    HEAD_TABLE_UNDO = "head_table_undo", "the head table took back its last hand"
+    ALL_IN = "all_in", "every table is in after the bell"
+    STRAIGHT_ON = "straight_on", "straight after game {game}"
+    BREAK = "break", "a {minutes}-minute break after game {game}"
+    BREAK_OVER = "break_over", "the break is over"
+    PAUSED = "paused", "the organizer paused the timer"
+    RESUMED = "resumed", "the organizer resumed the timer"
+    EXTENDED = "extended", "the organizer added {minutes}"
+
+    def words(self, **detail) -> str:
+        """The cause in words for the room and the history, its details filled in."""
+        if "minutes" in detail and self is Cause.EXTENDED:
+            detail["minutes"] = f"{detail['minutes']} minute{'s' if detail['minutes'] != 1 else ''}"
+        return str(self.label).format(**detail)
+
+
 class Round(models.Model):
     """All tables' games between two bells."""
 
@@ -258,7 +296,8 @@ class Round(models.Model):
     # Changes whenever the end (or the planned start) moves, so a task sent for the old time does nothing.
     token = models.PositiveIntegerField(default=0)
     bell_at = models.DateTimeField(null=True, blank=True)
-    bell_cause = models.CharField(max_length=80, blank=True)
+    bell_cause = models.CharField(max_length=80, blank=True)  # in words, for the room
+    bell_reason = models.CharField(max_length=20, choices=Cause.choices, blank=True)  # the same, as data
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -279,9 +318,10 @@ class RoundEvent(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
     at = models.DateTimeField(default=timezone.now)
-    action = models.CharField(max_length=20)  # seated, start, pause, resume, extend, bell, close …
+    action = models.CharField(max_length=20, choices=Action.choices)
     status = models.CharField(max_length=10, choices=Round.Status.choices)  # the status after the change
-    cause = models.CharField(max_length=120)
+    cause = models.CharField(max_length=120)  # in words
+    reason = models.CharField(max_length=20, choices=Cause.choices, blank=True)  # the same, as data
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
 
     class Meta:
@@ -289,6 +329,21 @@ class RoundEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.action} at {self.at:%H:%M:%S} ({self.cause})"
+
+    @classmethod
+    def record(cls, round_: Round, action: Action, reason: Cause, by=None, *, words: str = "", **detail) -> RoundEvent:
+        """Store a move in the round's life with its time and cause (in `words`, or the cause's own), and tell the
+        room."""
+        event = cls.objects.create(
+            round=round_,
+            action=action,
+            status=round_.status,
+            cause=words or reason.words(**detail),
+            reason=reason,
+            by=by if getattr(by, "is_authenticated", False) else None,
+        )
+        Night.touch(round_.night_id, moved=True)
+        return event
 
 
 class Bye(models.Model):

@@ -3,7 +3,7 @@
 * organizer: a staff account; everything.
 * score keeper: an account the organizer added to the night; enters, corrects and confirms any table's score and
   closes games, but changes no night settings.
-* table: the link on a table's card; that table's entry in the current game only (see scoring.views.table).
+* table: the link on a table's card; that table's entry in the current game only (see tournament.views.table).
 * public: the read-only pages.
 """
 
@@ -13,6 +13,8 @@ from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+
+from .models import Night
 
 
 def organizer_required(view):
@@ -27,8 +29,6 @@ def organizer_required(view):
 
 
 def can_keep(user, night_id: int) -> bool:
-    from .models import Night
-
     if not user.is_authenticated:
         return False
     return user.is_staff or Night.objects.filter(pk=night_id, keepers=user).exists()

@@ -5,21 +5,24 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring.models import TableResult
-from scoring.rules import PRESETS, STANDARD
+from scoring import services as score_services
+from scoring.models import TableLink, TableResult
+from scoring.rules import PRESETS, STANDARD, Ruleset, ScoringError
+from scoring.seats import HEAD_TABLE
 
-from . import bell, charts
+from . import charts
 from .engine import roster, rotation
 from .engine.movements import KEEPS_PARTNERS, MOVEMENTS
 from .engine.types import SeatingError, Table
-from .models import Bye, Entry, Night, Player, Round, Seating
+from .models import Action, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
 
 
 def clean_name(name: str) -> str:
@@ -332,7 +335,7 @@ def night_draw(*, night: Night, seed: int | None = None) -> Round:
     night.save(update_fields=["seed", "status", "chart", "chart_size"])
     round_ = Round.objects.create(night=night, number=1)
     _save_plan(round_, plan)
-    bell.log(round_, "seated", "the opening draw")
+    RoundEvent.record(round_, Action.SEATED, Cause.DRAW)
     return round_
 
 
@@ -347,16 +350,11 @@ def _reseat_if_waiting(night: Night) -> None:
     current.seatings.all().delete()
     current.byes.all().delete()
     _save_plan(current, plan)
-    bell.log(current, "reseated", "players came or went")
+    RoundEvent.record(current, Action.RESEATED, Cause.RESEATED)
 
 
 def _lock_round(round_: Round) -> Round:
     return Round.objects.select_for_update().select_related("night").get(pk=round_.pk)
-
-
-@transaction.atomic
-def round_start(*, round_: Round, by=None) -> Round:
-    return bell.start(_lock_round(round_), cause="the organizer", by=by)
 
 
 def round_tables(round_: Round) -> list[Table]:
@@ -367,40 +365,12 @@ def round_tables(round_: Round) -> list[Table]:
     return [Table.from_seats(number, seats) for number, seats in sorted(by_table.items())]
 
 
-@transaction.atomic
-def round_close(*, round_: Round, by=None) -> Round | None:
-    """Close a round once every table is in, apply the movement and seat the next game.
+def round_seat_next(round_: Round, *, tables: list[Table], winners: dict[int, str]) -> Round:
+    """Seat the game after `round_` (locked, just closed) by the night's movement from each table's winners.
 
-    Returns the next round, or None when this was the night's last game (the night is then finished).
+    Called only by the game's life (`tournament.game.close`), which records the move.
     """
-    return close_round(_lock_round(round_), cause="the organizer", by=by)
-
-
-def close_round(round_: Round, *, cause: str, by=None) -> Round | None:
-    """Close a locked round: the bell if it has not rung, the movement, the next game seated (and started)."""
     night = round_.night
-    if round_.status == Round.Status.CLOSED:
-        raise ValidationError({"round": f"Game {round_.number} is already closed."})
-    if not round_.open:
-        raise ValidationError({"round": f"Game {round_.number} has not started yet."})
-    tables = round_tables(round_)
-    winners = dict(
-        TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).values_list("table", "winner")
-    )
-    missing = [table.number for table in tables if table.number not in winners]
-    if missing:
-        label = "Table" if len(missing) == 1 else "Tables"
-        raise ValidationError(
-            {"round": f"{label} {', '.join(map(str, missing))} still to enter a score for game {round_.number}."}
-        )
-    bell.ring(round_, cause=f"closed by {cause}", by=by, advance=False)  # closed before its bell: the bell is now
-    round_.status = Round.Status.CLOSED
-    round_.closed_at = timezone.now()
-    round_.save(update_fields=["status", "closed_at"])
-    bell.log(round_, "close", cause, by)
-    if round_.number >= night.games:
-        Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
-        return None
     try:
         proposed = [] if night.movement == Night.Movement.ROTATION else MOVEMENTS[night.movement](tables, winners)
     except SeatingError as error:
@@ -411,13 +381,6 @@ def close_round(round_: Round, *, cause: str, by=None) -> Round | None:
     except IntegrityError as error:
         raise ValidationError({"round": f"Game {round_.number + 1} is already seated."}) from error
     _save_plan(next_round, plan)
-    bell.log(next_round, "seated", f"the movement after game {round_.number}", by)
-    if night.auto_advance:
-        if night.break_after == round_.number:
-            at = timezone.now() + dt.timedelta(minutes=night.break_minutes)
-            bell.plan_start(next_round, at=at, cause=f"a {night.break_minutes}-minute break after game {round_.number}")
-        else:
-            bell.start(next_round, cause=f"straight after game {round_.number}")
     return next_round
 
 
@@ -665,3 +628,81 @@ def import_preview(night: Night, lines: Sequence) -> list[dict]:
         status = "refused" if error else ("on the club roster" if key in known else "new to the roster")
         rows.append({"line": line, "error": error, "status": status})
     return rows
+
+
+# ---- what the record of a table's game is told, and the night's scoring rules ---------------------------------------
+
+
+def draw_seed(*, night_seed: int | None, round_number: int, table: int) -> int:
+    """A reproducible seed for the app's draw on a tied game, from the night's recorded seed."""
+    return ((night_seed or 0) * 1_000_003 + round_number * 1_009 + table) % 2**63
+
+
+def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> score_services.Game:
+    """What `scoring.services` needs to know of one table's game (under `night`'s rules when given)."""
+    night = night or round_.night
+    return score_services.Game(
+        round_id=round_.pk,
+        number=round_.number,
+        table=table,
+        head=table == HEAD_TABLE,
+        ruleset=Ruleset.from_dict(night.rules),
+        hands_per_game=night.hands_per_game,
+        tie_rule=night.tie_rule,
+        draw_seed=draw_seed(night_seed=night.seed, round_number=round_.number, table=table),
+        bell_at=round_.bell_at,
+        confirm_results=night.confirm_results,
+    )
+
+
+@transaction.atomic
+def night_rules_update(*, night: Night, preset: str, numbers: Mapping[str, Any], confirm: bool = False) -> int:
+    """Change the night's ruleset and rescore every stored hand under it. Returns the number of hands rescored.
+
+    With hands already recorded the organizer must confirm; the seating already played is kept even where a
+    game's winner changes.
+    """
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if preset not in PRESETS:
+        raise ValidationError({"scoring": f"Unknown preset {preset!r}."})
+    try:
+        ruleset = Ruleset.from_dict({**numbers, "name": preset})
+    except (ScoringError, TypeError) as error:
+        raise ValidationError({"__all__": str(error)}) from error
+    recorded = score_services.hands_recorded(night.pk)
+    if recorded and not confirm:
+        raise ValidationError(
+            {
+                "confirm": f"{recorded} hand{'s are' if recorded > 1 else ' is'} already recorded: "
+                "confirm to rescore them under the new rules."
+            }
+        )
+    night.scoring = preset
+    night.rules = ruleset.as_dict()
+    night.save(update_fields=["scoring", "rules"])
+    games = {
+        result.pk: scoring_game(result.round, result.table, night=night)
+        for result in TableResult.objects.filter(round__night=night, entry=TableResult.Entry.HANDS).select_related(
+            "round"
+        )
+    }
+    return score_services.hands_rescore(night_id=night.pk, ruleset=ruleset, games=games)
+
+
+@transaction.atomic
+def table_links_ensure(*, night: Night) -> list[TableLink]:
+    """A live link for every table of the night's latest game (made once, kept until regenerated)."""
+    current = night.rounds.order_by("-number").first()
+    tables = set(current.seatings.values_list("table", flat=True)) if current else set()
+    have = set(TableLink.objects.filter(night=night, active=True).values_list("table", flat=True))
+    TableLink.objects.bulk_create(
+        TableLink(night=night, table=table, token=secrets.token_urlsafe(18)) for table in sorted(tables - have)
+    )
+    return list(TableLink.objects.filter(night=night, active=True).order_by("table"))
+
+
+@transaction.atomic
+def table_link_regenerate(*, night: Night, table: int) -> TableLink:
+    """A new link for one table; the old one stops working at once."""
+    TableLink.objects.select_for_update().filter(night=night, table=table, active=True).update(active=False)
+    return TableLink.objects.create(night=night, table=table, token=secrets.token_urlsafe(18))

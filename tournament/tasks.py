@@ -1,36 +1,38 @@
-"""Celery tasks: thin wrappers that take ids and a token and call a service. Harmless late or run twice."""
+"""Celery tasks: thin wrappers that take ids and a token and call the game's life or a service.
+
+Harmless late or run twice. Sent by name through `tournament.dispatch`, under the names it gives them.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 from celery.signals import worker_ready
 
-from . import bell
+from . import dispatch, game
+from .sheets import printing
 
 
-@shared_task(acks_late=True)
+@shared_task(name=dispatch.RING_BELL, acks_late=True)
 def ring_bell(round_id: int, token: int) -> bool:
-    return bell.bell_due(round_id=round_id, token=token)
+    return game.bell_due(round_id=round_id, token=token)
 
 
-@shared_task(acks_late=True)
+@shared_task(name=dispatch.START_ROUND, acks_late=True)
 def start_round(round_id: int, token: int) -> bool:
-    return bell.start_due(round_id=round_id, token=token)
+    return game.start_due(round_id=round_id, token=token)
 
 
-@shared_task
+@shared_task(name=dispatch.TICK)
 def tick() -> dict[str, int]:
-    return bell.rounds_tick()
+    return game.rounds_tick()
 
 
 @worker_ready.connect
 def catch_up(**kwargs) -> None:
     """A worker that was down rings what fell due meanwhile, before waiting for beat."""
-    bell.rounds_tick()
+    game.rounds_tick()
 
 
-@shared_task(acks_late=True)
+@shared_task(name=dispatch.BUILD_PRINT_JOB, acks_late=True)
 def build_print_job(job_id: int) -> int:
-    from .printing import print_job_run
-
-    return print_job_run(job_id=job_id).pk
+    return printing.print_job_run(job_id=job_id).pk

@@ -7,11 +7,12 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring import rules
 from scoring.models import Hand, TableResult
 from scoring.rules import PRESETS
-from scoring.services import HandInput, hand_record
 from tests.conftest import register
-from tournament import services
+from tournament import game, services
+from tournament.game import hand_record
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -20,7 +21,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def playing(night):
     register(night, 8)
-    return services.round_start(round_=services.night_draw(night=night, seed=9))
+    return game.round_start(round_=services.night_draw(night=night, seed=9))
 
 
 def url(name, round_, table=2):
@@ -76,8 +77,8 @@ def test_refusals_are_shown_in_the_panel_and_save_nothing(organizer_client, play
 
 
 def test_undo_and_game_over(organizer_client, playing):
-    hand_record(round_=playing, table=2, hand=HandInput(dealer="N", makers="", maker="N", tricks=3))
-    hand_record(round_=playing, table=2, hand=HandInput(dealer="N", makers="", maker="W", tricks=5))
+    hand_record(round_=playing, table=2, hand=rules.Hand(dealer="N", makers="", maker="N", tricks=3))
+    hand_record(round_=playing, table=2, hand=rules.Hand(dealer="N", makers="", maker="W", tricks=5))
     organizer_client.post(url("hand_undo", playing), **HTMX)
     assert Hand.objects.count() == 1
     response = organizer_client.post(url("table_finish", playing), **HTMX)
@@ -89,7 +90,7 @@ def test_bid_euchre_asks_for_the_bid_before_the_tricks(organizer_client, night):
     night.rules = PRESETS["bid-euchre"].as_dict()
     night.save()
     register(night, 4)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
     page = reverse("scoring:table_hands", args=[night.pk, 1, 1])
     before = organizer_client.get(page + "?maker=N", **HTMX).content.decode()
     assert "Tap the bid, then the tricks." in before and 'name="tricks"' not in before
@@ -101,7 +102,7 @@ def test_bid_euchre_asks_for_the_bid_before_the_tricks(organizer_client, night):
 
 
 def test_rules_page_asks_before_rescoring(organizer_client, playing):
-    hand_record(round_=playing, table=2, hand=HandInput(dealer="N", makers="", maker="N", tricks=0))
+    hand_record(round_=playing, table=2, hand=rules.Hand(dealer="N", makers="", maker="N", tricks=0))
     rules_url = reverse("scoring:night_rules", args=[playing.night_id])
     numbers = {**PRESETS["progressive"].as_dict(), "bidding": "", "scoring": "progressive"}
     numbers = {key: value for key, value in numbers.items() if value is not False}
@@ -128,8 +129,8 @@ def test_loading_a_preset_fills_the_form_without_saving(organizer_client, night)
 
 
 def test_after_the_bell_a_table_can_still_enter_the_hand_it_was_playing(organizer_client, playing):
-    from tournament import bell
+    from tournament import game
 
-    bell.round_ring_bell(round_=playing)
+    game.round_ring_bell(round_=playing)
     page = organizer_client.get(url("table_hands", playing)).content.decode()
     assert "The bell has rung" in page and "Who called trump?" in page

@@ -7,24 +7,26 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ValidationError
 
+from scoring import rules
 from scoring.models import Hand, TableResult
 from scoring.rules import PRESETS
-from scoring.selectors import game_lines, night_standings
-from scoring.services import HandInput, hand_record, hand_undo, night_rules_update, table_finish, table_result_submit
 from tests.conftest import register
-from tournament import services
+from tournament import game, services
+from tournament.game import hand_record, hand_undo, table_finish, table_result_submit
+from tournament.selectors import game_lines, night_standings
+from tournament.services import night_rules_update
 
 pytestmark = pytest.mark.django_db
 
 
 def hand(maker="N", tricks=3, **options):
-    return HandInput(dealer=options.pop("dealer", ""), makers="", maker=maker, tricks=tricks, **options)
+    return rules.Hand(dealer=options.pop("dealer", ""), makers="", maker=maker, tricks=tricks, **options)
 
 
 @pytest.fixture
 def playing(night):
     register(night, 8)
-    return services.round_start(round_=services.night_draw(night=night, seed=9))
+    return game.round_start(round_=services.night_draw(night=night, seed=9))
 
 
 def test_hands_are_scored_with_the_standard_table_and_summed(playing):
@@ -70,7 +72,7 @@ def test_the_head_tables_last_hand_rings_the_bell_and_other_tables_finish_their_
     assert TableResult.objects.get(table=2).status == "final"
     with pytest.raises(ValidationError, match="game is over"):
         hand_record(round_=playing, table=2, hand=hand())
-    assert services.round_close(round_=playing).number == 2
+    assert game.round_close(round_=playing).number == 2
 
 
 def test_a_table_that_was_between_hands_at_the_bell_finishes(playing):
@@ -78,9 +80,9 @@ def test_a_table_that_was_between_hands_at_the_bell_finishes(playing):
     for _ in range(8):
         hand_record(round_=playing, table=1, hand=hand())
     with pytest.raises(ValidationError, match=r"Tables? 2"):
-        services.round_close(round_=playing)
+        game.round_close(round_=playing)
     table_finish(round_=playing, table=2)
-    services.round_close(round_=playing)
+    game.round_close(round_=playing)
 
 
 def test_undo_takes_back_the_last_hand_and_reopens_the_game(playing):
@@ -122,15 +124,15 @@ def test_bad_hands_are_refused_and_nothing_is_saved(playing, bad, message):
 
 def test_alone_on_the_side_that_did_not_make_trump_is_refused(playing):
     with pytest.raises(ValidationError, match="not on the makers' side"):
-        hand_record(round_=playing, table=2, hand=HandInput(dealer="", makers="NS", maker="E", tricks=3, alone=True))
+        hand_record(round_=playing, table=2, hand=rules.Hand(dealer="", makers="NS", maker="E", tricks=3, alone=True))
 
 
 def test_no_hand_after_the_game_closed(night):
     register(night, 4)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
     hand_record(round_=round_, table=1, hand=hand())
     table_finish(round_=round_, table=1)
-    services.round_close(round_=round_)
+    game.round_close(round_=round_)
     with pytest.raises(ValidationError, match="closed"):
         hand_record(round_=round_, table=1, hand=hand())
 
@@ -148,14 +150,14 @@ def test_tallies_carry_the_extras_and_the_personal_loner_bonus(night):
     night.rules = PRESETS["loner-bonus"].as_dict()
     night.save()
     register(night, 4)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=2))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=2))
     seat = {s.seat: s.player_id for s in round_.seatings.all()}
     hand_record(round_=round_, table=1, hand=hand("N", 5, alone=True))  # loner made: 4 to N-S, bonus 2 to N
     hand_record(round_=round_, table=1, hand=hand("E", 2))  # E-W euchred: 2 to N-S, a euchre each for N and S
     hand_record(round_=round_, table=1, hand=hand("S", 5))  # march: 2 to N-S
     hand_record(round_=round_, table=1, hand=hand("W", 1, alone=True))  # loner euchred: tried, 2 to N-S
     table_finish(round_=round_, table=1)
-    services.round_close(round_=round_)
+    game.round_close(round_=round_)
     lines = {player: player_lines[0] for player, player_lines in game_lines(night).items()}
     north, south, west = lines[seat["N"]], lines[seat["S"]], lines[seat["W"]]
     assert north.points == south.points == 10
@@ -197,7 +199,7 @@ def test_bid_euchre_records_the_bid(night):
     night.rules = PRESETS["bid-euchre"].as_dict()
     night.save()
     register(night, 4)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=2))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=2))
     hand_record(round_=round_, table=1, hand=hand("N", 4, bid=3))  # made: 4 to N-S, 2 to E-W
     hand_record(round_=round_, table=1, hand=hand("E", 4, bid=5))  # set: -6 to E-W, 2 to N-S
     hand_record(round_=round_, table=1, hand=hand("S", 6, alone=True, pepper="little"))  # 12; E-W shut out -6

@@ -9,11 +9,11 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import pdf
-from scoring.selectors import game_lines, night_standings
 from tests.conftest import play_round, register
-from tournament import services
-from tournament.management.commands.simulate_night import simulate
+from tournament import game, services
+from tournament.rehearsal import simulate
+from tournament.selectors import game_lines, night_standings
+from tournament.sheets import pdf
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def finished(night):
     round_ = services.night_draw(night=night, seed=21)
     for _ in range(night.games):
         scores = {1: (7, 1), 2: (3, 5)}
-        round_ = services.round_close(round_=play_round(round_, scores))
+        round_ = game.round_close(round_=play_round(round_, scores))
     return night
 
 
@@ -155,8 +155,8 @@ def test_blank_tally_cards_to_write_names_on(organizer_client, finished):
 def test_a_big_batch_is_built_by_the_worker_with_progress_and_a_download(
     organizer_client, finished, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from tournament import printing
     from tournament.models import PrintJob
+    from tournament.sheets import printing
 
     monkeypatch.setattr(printing, "BATCH_THRESHOLD", 3)
     url = reverse("tournament:tally_cards_pdf", args=[finished.pk])
@@ -200,7 +200,7 @@ def busy(night):
     register(night, 11)
     round_ = services.night_draw(night=night, seed=5)
     for _ in range(night.games):
-        round_ = services.round_close(round_=play_round(round_, {1: (9, 3), 2: (2, 6)}))
+        round_ = game.round_close(round_=play_round(round_, {1: (9, 3), 2: (2, 6)}))
     return night
 
 
@@ -219,7 +219,7 @@ def rotation_night(db):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_tally_cards_on_either_paper_name_everyone_with_their_number_and_total(busy, paper):
-    from tournament import printing
+    from tournament.sheets import printing
 
     busy.paper = paper
     lines = game_lines(busy)
@@ -244,7 +244,7 @@ def test_tally_cards_on_either_paper_name_everyone_with_their_number_and_total(b
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_blank_tally_cards_on_either_paper(busy, paper):
-    from tournament import printing
+    from tournament.sheets import printing
 
     busy.paper = paper
     for per_page, count in ((1, 10), (2, 5), (4, 3)):
@@ -259,7 +259,7 @@ def test_blank_tally_cards_on_either_paper(busy, paper):
 @pytest.mark.parametrize("paper", PAPERS)
 def test_table_cards_on_either_paper(busy, paper):
     from scoring.models import TableLink
-    from tournament import printing
+    from tournament.sheets import printing
 
     busy.paper = paper
     sizes, pages = pages_of(printing.table_cards_bytes(busy, link_of(busy)))
@@ -274,14 +274,15 @@ def test_table_cards_on_either_paper(busy, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_seating_sheet_on_either_paper(busy, paper):
-    from tournament import printing, selectors
+    from tournament import selectors
+    from tournament.sheets import printing
 
     busy.paper = paper
-    for game in (1, 3):
-        sizes, pages = pages_of(printing.seating_bytes(busy, game=game))
+    for number in (1, 3):
+        sizes, pages = pages_of(printing.seating_bytes(busy, game=number))
         assert len(pages) == 2 and set(sizes) == {PAPERS[paper]}  # the finder, then table by table
-        assert f"where to sit for game {game}" in pages[0] and "Table by table" in pages[1]
-        round_ = busy.rounds.get(number=game)
+        assert f"where to sit for game {number}" in pages[0] and "Table by table" in pages[1]
+        round_ = busy.rounds.get(number=number)
         for line in selectors.seat_finder(round_):
             where = f"Table {line.table} · {line.seat_name}" if line.table else "sits out"
             assert line.name in pages[0] and where in pages[0]
@@ -292,7 +293,8 @@ def test_seating_sheet_on_either_paper(busy, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_score_sheets_on_either_paper(busy, paper):
-    from tournament import printing, selectors
+    from tournament import selectors
+    from tournament.sheets import printing
 
     busy.paper = paper
     sizes, pages = pages_of(printing.score_sheets_bytes(busy, link_of(busy), game=2))
@@ -308,7 +310,7 @@ def test_score_sheets_on_either_paper(busy, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_standings_on_either_paper(busy, paper):
-    from tournament import printing
+    from tournament.sheets import printing
 
     busy.paper = paper
     sizes, pages = pages_of(printing.standings_bytes(busy))
@@ -330,7 +332,8 @@ def test_standings_on_either_paper(busy, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_rotation_cards_on_either_paper(rotation_night, paper):
-    from tournament import charts, printing
+    from tournament import charts
+    from tournament.sheets import printing
 
     rotation_night.paper = paper
     plans = {card.number: card for card in charts.plan_cards(rotation_night)}
@@ -354,7 +357,8 @@ def test_rotation_cards_on_either_paper(rotation_night, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_rotation_wall_chart_on_either_paper(rotation_night, paper):
-    from tournament import charts, printing
+    from tournament import charts
+    from tournament.sheets import printing
 
     rotation_night.paper = paper
     chart = charts.night_chart(rotation_night)
@@ -363,8 +367,8 @@ def test_rotation_wall_chart_on_either_paper(rotation_night, paper):
     assert len(pages) == 1 and sizes == [(height, width)]  # landscape
     page = pages[0]
     assert "Rotation social — rotation chart" in page and "9 numbers, 5 games" in page
-    for game in chart.rounds:
-        for table in game.tables:
+    for chart_game in chart.rounds:
+        for table in chart_game.tables:
             n, e, s, w = (table.seats[seat] for seat in "NESW")
             assert f"Table {table.number}" in page
             assert f"{n} & {s}" in page and f"v {e} & {w}" in page
@@ -372,8 +376,8 @@ def test_rotation_wall_chart_on_either_paper(rotation_night, paper):
 
 
 def test_a_big_rotation_chart_runs_six_tables_a_page_and_every_number_has_a_card(db):
-    from tournament import printing
     from tournament.models import Night
+    from tournament.sheets import printing
 
     night = services.night_create(name="Big rotation", movement=Night.Movement.ROTATION, games=6, paper="a4")
     services.night_chart_build(night=night, players=40, seed=2)
@@ -396,7 +400,7 @@ def test_every_qr_code_opens_its_tables_scoring_link(busy, sheet, paper):
     import zxingcpp
 
     from scoring.models import TableLink
-    from tournament import printing
+    from tournament.sheets import printing
 
     busy.paper = paper
     content = printing.sheet_bytes(busy, sheet, link_url=link_of(busy), game=3)

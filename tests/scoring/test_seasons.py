@@ -17,13 +17,14 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Season
-from scoring.selectors import night_standings, season_player, season_standings
 from tests.conftest import NAMES, play_round
+from tournament import game
+from tournament import seasons as services
 from tournament import services as night_services
-from tournament.management.commands.simulate_night import simulate
 from tournament.models import Night, Player
+from tournament.rehearsal import simulate
+from tournament.selectors import night_standings, season_player, season_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -32,19 +33,19 @@ A, B, C, D, E, F, G, H = NAMES[:8]
 
 def night_of(name: str, date: dt.date, games: list[dict], **settings) -> Night:
     """A finished night played exactly as written: each game is {table: ((N, E, S, W), ns, ew[, last hand])}."""
-    players = list(dict.fromkeys(p for game in games for seats, *_ in game.values() for p in seats))
+    players = list(dict.fromkeys(p for tables in games for seats, *_ in tables.values() for p in seats))
     night = night_services.night_create(name=name, date=date, games=len(games), auto_advance=False, **settings)
     night_services.players_register(night=night, names=players)
     ids = {entry.player.name: entry.player_id for entry in night.entries.select_related("player")}
     round_ = night_services.night_draw(night=night, seed=1)
-    for game in games:
-        for table, (seats, *_) in game.items():
+    for tables in games:
+        for table, (seats, *_) in tables.items():
             for seat, name in zip("NESW", seats, strict=True):
                 there = round_.seatings.get(table=table, seat=seat).player_id
                 if there != ids[name]:
                     night_services.seating_swap(round_=round_, player=ids[name], other=there)
-        play_round(round_, {table: tuple(score) for table, (_, *score) in game.items()})
-        round_ = night_services.round_close(round_=round_)
+        play_round(round_, {table: tuple(score) for table, (_, *score) in tables.items()})
+        round_ = game.round_close(round_=round_)
     night.refresh_from_db()
     return night
 

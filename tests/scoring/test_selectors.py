@@ -7,10 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.rules import STANDARD
-from scoring.selectors import game_lines, night_record, night_standings
 from tests.conftest import play_round, register
-from tournament import services
-from tournament.management.commands.simulate_night import simulate
+from tournament import game, services
+from tournament.rehearsal import simulate
+from tournament.selectors import game_lines, night_record, night_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def test_each_player_tallies_their_team_score_and_win(night):
     round1 = services.night_draw(night=night, seed=4)
     seat = {(s.table, s.seat): s.player_id for s in round1.seatings.all()}
     play_round(round1, {1: (6, 2), 2: (3, 3, "NS")})
-    services.round_close(round_=round1)
+    game.round_close(round_=round1)
     lines = game_lines(night)
     north1 = lines[seat[(1, "N")]][0]
     east1 = lines[seat[(1, "E")]][0]
@@ -36,7 +36,7 @@ def test_standings_rank_by_total_then_wins_and_name_high_and_low(night):
     round_ = services.night_draw(night=night, seed=4)
     seat = {s.seat: s.player.name for s in round_.seatings.select_related("player")}
     # Game 1: N-S 6-2. Game 2 (partners split): whoever.
-    round_ = services.round_close(round_=play_round(round_, {1: (6, 2)}))
+    round_ = game.round_close(round_=play_round(round_, {1: (6, 2)}))
     standings = night_standings(night)
     assert standings.rounds_closed == 1
     assert {row.name for row in standings.high} == {seat["N"], seat["S"]}

@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from scoring.models import TableResult
-from scoring.services import table_result_submit
 from tests.conftest import register
-from tournament import services
+from tournament import game, services
+from tournament.game import table_result_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def playing(night):
     register(night, 8)
-    return services.round_start(round_=services.night_draw(night=night, seed=9))
+    return game.round_start(round_=services.night_draw(night=night, seed=9))
 
 
 def test_totals_decide_the_winner(playing):
@@ -37,7 +37,7 @@ def test_a_tie_drawn_by_the_app_is_recorded_and_reproducible(night):
     night.tie_rule = "draw"
     night.save()
     register(night, 4)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=9))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=9))
     first = table_result_submit(round_=round_, table=1, ns_points=4, ew_points=4)
     again = table_result_submit(round_=round_, table=1, ns_points=4, ew_points=4, expected_version=1)
     assert first.tie_break == again.tie_break == "draw"
@@ -75,10 +75,10 @@ def test_scores_only_for_a_started_open_game_and_a_real_table(night):
     round_ = services.night_draw(night=night, seed=1)
     with pytest.raises(ValidationError, match="not started"):
         table_result_submit(round_=round_, table=1, ns_points=5, ew_points=3)
-    services.round_start(round_=round_)
+    game.round_start(round_=round_)
     with pytest.raises(ValidationError, match="no table 2"):
         table_result_submit(round_=round_, table=2, ns_points=5, ew_points=3)
     table_result_submit(round_=round_, table=1, ns_points=5, ew_points=3)
-    services.round_close(round_=round_)
+    game.round_close(round_=round_)
     with pytest.raises(ValidationError, match="closed"):
         table_result_submit(round_=round_, table=1, ns_points=1, ew_points=3, expected_version=1)

@@ -23,9 +23,10 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import register
-from tournament import printing, services
-from tournament.management.commands.simulate_night import simulate
+from tournament import services
 from tournament.models import Night
+from tournament.rehearsal import simulate
+from tournament.sheets import printing
 
 # Player numbers print on the cards and a draw among tied players is seeded by them: every test starts them at 1,
 # on SQLite and on PostgreSQL alike.
@@ -79,7 +80,7 @@ def check(name: str, content: bytes) -> None:
 
 def link_url(night: Night):
     """A table's scoring link by its table number, so the printed address is the same every run."""
-    from scoring.services import table_links_ensure
+    from tournament.services import table_links_ensure
 
     tables = {link.token: link.table for link in table_links_ensure(night=night)}
     return lambda token: f"http://192.168.1.20:8000/t/table-{tables[token]}/"

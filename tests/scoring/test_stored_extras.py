@@ -12,11 +12,13 @@ import pytest
 
 from scoring import rules
 from scoring.models import TableResult, extras_of
-from scoring.selectors import game_lines, night_standings, season_standings
-from scoring.services import HandInput, hand_record, hand_undo, night_rules_update, season_create, table_result_submit
-from tournament import backup, services
-from tournament.management.commands.simulate_night import simulate
+from tournament import backup, game, services
+from tournament.game import hand_record, hand_undo, table_result_submit
 from tournament.models import Night
+from tournament.rehearsal import simulate
+from tournament.seasons import season_create
+from tournament.selectors import game_lines, night_standings, season_standings
+from tournament.services import night_rules_update
 from tournament.simulation import random_hand
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +85,7 @@ def test_stored_extras_follow_hands_entered_and_taken_back(seed):
     night = services.night_create(name="Undo night", games=2, hands_per_game=8, scoring="loner-bonus")
     services.players_register(night=night, names=[f"Player {n}" for n in range(12)])
     ruleset = rules.Ruleset.from_dict(night.rules)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=seed))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=seed))
     tables = sorted(set(round_.seatings.values_list("table", flat=True)))
     for _ in range(40):
         table = rng.choice(tables)
@@ -92,7 +94,7 @@ def test_stored_extras_follow_hands_entered_and_taken_back(seed):
         if count and (rng.random() < 0.3 or count >= 6):
             hand_undo(round_=round_, table=table)
         else:
-            hand_record(round_=round_, table=table, hand=HandInput.of(random_hand(rng, "N", ruleset)))
+            hand_record(round_=round_, table=table, hand=rules.Hand.of(random_hand(rng, "N", ruleset)))
         assert all(r.extras == fresh(r) for r in TableResult.objects.filter(round=round_).select_related("round"))
     assert TableResult.objects.filter(round=round_).exists()
 

@@ -6,11 +6,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Submission, TableLink, TableResult
-from scoring.selectors import desk_rows, night_standings
 from tests.conftest import register
+from tournament import game
 from tournament import services as night_services
+from tournament.selectors import desk_rows, night_standings
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -19,7 +19,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def playing(night):
     register(night, 8)
-    return night_services.round_start(round_=night_services.night_draw(night=night, seed=2))
+    return game.round_start(round_=night_services.night_draw(night=night, seed=2))
 
 
 def seated(round_, table):
@@ -27,7 +27,7 @@ def seated(round_, table):
 
 
 def link_for(round_, table) -> TableLink:
-    services.table_links_ensure(night=round_.night)
+    night_services.table_links_ensure(night=round_.night)
     return TableLink.objects.get(night=round_.night, table=table, active=True)
 
 
@@ -35,13 +35,13 @@ def link_for(round_, table) -> TableLink:
 
 
 def test_a_score_typed_by_one_side_counts_once_the_other_side_confirms(playing):
-    draft = services.table_draft_submit(round_=playing, table=1, side="NS", ns_points=6, ew_points=2)
+    draft = game.table_draft_submit(round_=playing, table=1, side="NS", ns_points=6, ew_points=2)
     assert draft.status == "draft" and not TableResult.objects.exists()
     with pytest.raises(ValidationError, match="sitting E–W"):  # a N-S player cannot confirm their own entry
-        services.table_draft_confirm(
+        game.table_draft_confirm(
             round_=playing, table=1, draft_number=draft.number, player_number=seated(playing, 1)["N"]
         )
-    result = services.table_draft_confirm(
+    result = game.table_draft_confirm(
         round_=playing, table=1, draft_number=draft.number, player_number=seated(playing, 1)["E"]
     )
     assert (result.ns_points, result.ew_points, result.status) == (6, 2, "final")
@@ -50,18 +50,18 @@ def test_a_score_typed_by_one_side_counts_once_the_other_side_confirms(playing):
 
 
 def test_the_same_score_from_both_sides_confirms_itself(playing):
-    services.table_draft_submit(round_=playing, table=2, side="EW", ns_points=3, ew_points=5)
-    services.table_draft_submit(round_=playing, table=2, side="NS", ns_points=3, ew_points=5)
+    game.table_draft_submit(round_=playing, table=2, side="EW", ns_points=3, ew_points=5)
+    game.table_draft_submit(round_=playing, table=2, side="NS", ns_points=3, ew_points=5)
     assert TableResult.objects.get(table=2).ew_points == 5
 
 
 def test_two_different_scores_are_a_dispute_for_the_keeper_never_settled_silently(playing, organizer):
-    services.table_draft_submit(round_=playing, table=2, side="NS", ns_points=6, ew_points=2)
-    services.table_draft_submit(round_=playing, table=2, side="EW", ns_points=5, ew_points=3)
+    game.table_draft_submit(round_=playing, table=2, side="NS", ns_points=6, ew_points=2)
+    game.table_draft_submit(round_=playing, table=2, side="EW", ns_points=5, ew_points=3)
     assert not TableResult.objects.filter(table=2).exists()
     (row,) = [r for r in desk_rows(playing) if r.table == 2]
     assert row.status == "disputed" and "NS says 6–2" in row.label and "EW says 5–3" in row.label
-    services.table_result_submit(round_=playing, table=2, ns_points=6, ew_points=2, user=organizer, role="keeper")
+    game.table_result_submit(round_=playing, table=2, ns_points=6, ew_points=2, user=organizer, role="keeper")
     statuses = list(Submission.objects.filter(table=2).values_list("status", flat=True))
     assert statuses == ["superseded", "superseded", "applied"]
 
@@ -70,19 +70,19 @@ def test_without_confirmation_a_table_score_counts_at_once(playing):
     night = playing.night
     night.confirm_results = False
     night.save()
-    services.table_draft_submit(round_=playing, table=1, side="NS", ns_points=6, ew_points=2, key="k1")
+    game.table_draft_submit(round_=playing, table=1, side="NS", ns_points=6, ew_points=2, key="k1")
     assert TableResult.objects.get(table=1).status == "final"
 
 
 def test_the_same_form_posted_twice_is_stored_once(playing):
-    services.table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2, key="once")
-    services.table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2, key="once")
+    game.table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2, key="once")
+    game.table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2, key="once")
     assert Submission.objects.filter(table=1).count() == 1
     assert TableResult.objects.get(table=1).version == 1
-    services.table_draft_submit(
+    game.table_draft_submit(
         round_=playing, table=2, side="NS", ns_points=4, ew_points=4, key="d", last_hand_winner="NS"
     )
-    services.table_draft_submit(
+    game.table_draft_submit(
         round_=playing, table=2, side="NS", ns_points=4, ew_points=4, key="d", last_hand_winner="NS"
     )
     assert Submission.objects.filter(table=2).count() == 1
@@ -90,12 +90,12 @@ def test_the_same_form_posted_twice_is_stored_once(playing):
 
 def test_a_correction_after_the_game_closed_needs_a_reason_and_keeps_the_seating(playing, organizer):
     for table in (1, 2):
-        services.table_result_submit(round_=playing, table=table, ns_points=6, ew_points=2)
-    round2 = night_services.round_close(round_=playing)
+        game.table_result_submit(round_=playing, table=table, ns_points=6, ew_points=2)
+    round2 = game.round_close(round_=playing)
     seats_before = list(round2.seatings.values_list("table", "seat", "player_id"))
     with pytest.raises(ValidationError, match="needs a reason"):
-        services.table_result_submit(round_=playing, table=1, ns_points=2, ew_points=6, expected_version=1)
-    services.table_result_submit(
+        game.table_result_submit(round_=playing, table=1, ns_points=2, ew_points=6, expected_version=1)
+    game.table_result_submit(
         round_=playing, table=1, ns_points=2, ew_points=6, expected_version=1, reason="slip misread", user=organizer
     )
     result = TableResult.objects.get(round=playing, table=1)
@@ -111,7 +111,7 @@ def test_a_correction_after_the_game_closed_needs_a_reason_and_keeps_the_seating
 def test_regenerating_a_link_stops_the_old_one(client, playing):
     old = link_for(playing, 1)
     assert client.get(reverse("scoring:table_link", args=[old.token])).status_code == 200
-    new = services.table_link_regenerate(night=playing.night, table=1)
+    new = night_services.table_link_regenerate(night=playing.night, table=1)
     assert client.get(reverse("scoring:table_link", args=[old.token])).status_code == 404
     assert client.get(reverse("scoring:table_link", args=[new.token])).status_code == 200
 
@@ -206,7 +206,7 @@ def test_bad_input_at_the_table_says_why_beside_the_field(client, playing):
 
 
 def test_table_links_are_rate_limited(client, playing, settings):
-    from scoring.views import table
+    from tournament.views import table
 
     link = link_for(playing, 1)
     url = reverse("scoring:table_link", args=[link.token])

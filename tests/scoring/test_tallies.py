@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from scoring import standings
-from scoring.selectors import _lines, _summable, _tallies, night_standings, read_nights, season_totals
-from tournament.management.commands.simulate_night import simulate
 from tournament.models import Night
+from tournament.rehearsal import simulate
+from tournament.selectors import night_standings, read_nights, season_totals
+from tournament.selectors.seasons import _summable
+from tournament.selectors.standings import _lines, _tallies
 
 pytestmark = pytest.mark.django_db
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -12,10 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.models import Hand, Submission
-from scoring.selectors import night_standings
-from tournament import backup, services
-from tournament.management.commands.simulate_night import simulate
-from tournament.models import Night, Player
+from tournament import backup, game, services
+from tournament.models import Cause, Night, Player
+from tournament.rehearsal import simulate
+from tournament.selectors import night_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +106,23 @@ def test_csv_exports(client, organizer_client, played):
     lines = list(csv.reader(io.StringIO(hands)))
     assert sum(1 for line in lines if line[2] == "total") == 3 * 2  # three games of two tables
     assert sum(1 for line in lines if line[-1] == "hand") == Hand.objects.count()
+
+
+def test_a_backup_made_before_causes_were_data_restores_with_its_causes_read_once(db):
+    """A version 1 file (made by the code before the re-layout, mid-game with the head table's bell rung)."""
+    raw = (Path(__file__).parent / "data" / "backup-before-relayout.json").read_bytes()
+    night = backup.night_restore(raw=raw)
+    round2 = night.rounds.get(number=2)
+    assert (round2.status, round2.bell_reason) == ("bell", Cause.HEAD_TABLE)
+    assert [e.reason for e in round2.events.order_by("at", "id")] == [
+        Cause.MOVEMENT,
+        Cause.STRAIGHT_ON,
+        Cause.HEAD_TABLE,
+    ]
+    assert standings(night)[0][2] > 0
+    # The head table takes back its last hand: the bell is taken back, as it would have been before.
+    game.hand_undo(round_=round2, table=1)
+    round2.refresh_from_db()
+    assert round2.status == "playing"
+    again = json.loads(backup.night_backup_bytes(night))
+    assert again["version"] == 2 and again["rounds"][1]["events"][-1]["reason"] == Cause.HEAD_TABLE_UNDO

@@ -57,8 +57,9 @@ def test_ensure_organizer_is_idempotent(settings, tmp_path, capsys, monkeypatch)
 
 
 def test_demo_night_loads_once_and_plays_on(capsys):
-    from scoring.selectors import night_standings
-    from scoring.services import HandInput, hand_record, table_finish
+    from scoring import rules
+    from tournament.game import hand_record, table_finish
+    from tournament.selectors import night_standings
 
     call_command("load_demo")
     night = Night.objects.get(pk=900_001)
@@ -70,7 +71,7 @@ def test_demo_night_loads_once_and_plays_on(capsys):
         call_command("load_demo")
     # The demo is a real night: finishing game 5 goes through the ordinary services.
     for _ in range(3):  # the head table's hands 6, 7 and 8; the last rings the bell
-        hand_record(round_=current, table=1, hand=HandInput(dealer="", makers="NS", maker="N", tricks=3))
+        hand_record(round_=current, table=1, hand=rules.Hand(makers="NS", maker="N", tricks=3))
     current.refresh_from_db()
     assert current.bell_at is not None
     for table in range(2, 7):

@@ -17,11 +17,11 @@ from headtable import server_command
 from tests.processes import ROOT, django_shell, isolated_env
 
 SETUP = """
-from tournament import services
-from scoring.services import table_links_ensure
+from tournament import game, services
+from tournament.services import table_links_ensure
 night = services.night_create(name="Faults", games=3, minutes_per_game=30, confirm_results=False)
 services.players_register(night=night, names=[f"Player {n}" for n in range(1, 9)])
-services.round_start(round_=services.night_draw(night=night, seed=1))
+game.round_start(round_=services.night_draw(night=night, seed=1))
 links = table_links_ensure(night=night)
 print(night.pk, links[0].token)
 """

@@ -7,9 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.services import table_result_submit
 from tests.conftest import register
-from tournament import services
+from tournament import game, services
+from tournament.game import table_result_submit
 from tournament.models import Night
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def timed(db):
     night = services.night_create(name="Timed", games=3, minutes_per_game=20, auto_advance=False)
     register(night, 9)
-    services.round_start(round_=services.night_draw(night=night, seed=1))
+    game.round_start(round_=services.night_draw(night=night, seed=1))
     night.refresh_from_db()
     return night
 
@@ -51,9 +51,9 @@ def test_the_room_display_shows_the_game_the_countdown_and_where_to_sit(client, 
     assert "sits out" in body  # nine players: one bye
     assert "Click once to turn the bell sound on" in body and "sounds/bell.wav" in body
     services_round = timed.rounds.get()
-    from tournament import bell
+    from tournament import game
 
-    bell.round_ring_bell(round_=services_round)
+    game.round_ring_bell(round_=services_round)
     body = client.get(reverse("tournament:room_display", args=[timed.pk])).content.decode()
     assert "BELL — finish the hand you are playing" in body and 'data-room-state="bell"' in body
 
@@ -62,7 +62,7 @@ def test_between_games_the_display_shows_the_next_seating_and_the_standings(clie
     round1 = timed.rounds.get()
     for table in (1, 2):
         table_result_submit(round_=round1, table=table, ns_points=6, ew_points=2)
-    services.round_close(round_=round1)
+    game.round_close(round_=round1)
     body = client.get(reverse("tournament:room_display", args=[timed.pk])).content.decode()
     assert "Where to sit for game 2" in body and "Standings after game 1" in body
 

@@ -8,11 +8,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from scoring.selectors import game_lines, night_standings
-from scoring.services import table_result_submit
 from tests.conftest import NAMES, play_round, register
-from tournament import selectors, services
+from tournament import game, selectors, services
+from tournament.game import table_result_submit
 from tournament.models import Bye, Entry, Night, Seating
+from tournament.selectors import game_lines, night_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def where(round_) -> dict[str, str]:
 
 def close(round_, ns=6, ew=2):
     round_ = play_round(round_, {t: (ns, ew) for t in set(round_.seatings.values_list("table", flat=True))})
-    return services.round_close(round_=round_)
+    return game.round_close(round_=round_)
 
 
 def test_a_late_arrival_is_seated_at_once_when_the_next_game_has_not_started():
@@ -49,7 +49,7 @@ def test_a_late_arrival_is_seated_at_once_when_the_next_game_has_not_started():
 def test_a_late_arrival_during_a_game_waits_for_the_next():
     night = make_night()
     register(night, 8)
-    round1 = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round1 = game.round_start(round_=services.night_draw(night=night, seed=1))
     services.players_register(night=night, names=["Late Larry"])
     assert "Late Larry" not in where(round1)
     rows = {row["entry"].player.name: row["where"] for row in selectors.players_in_play(night, round1)}
@@ -129,7 +129,7 @@ def test_swap_two_players_before_the_scores_are_in():
     services.seating_swap(round_=round1, player=bye, other=a)
     assert Bye.objects.get(round=round1).player_id == a
     assert Seating.objects.get(round=round1, player_id=bye).table == 2
-    services.round_start(round_=round1)
+    game.round_start(round_=round1)
     table_result_submit(round_=round1, table=1, ns_points=5, ew_points=3)
     player_at_1 = round1.seatings.filter(table=1).first().player_id
     with pytest.raises(ValidationError, match="Table 1 already has a score"):

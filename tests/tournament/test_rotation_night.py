@@ -15,10 +15,11 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.conftest import NAMES, register
-from tournament import backup, charts, printing, services
+from tournament import backup, charts, game, services
 from tournament.engine.types import PARTNER_SEAT
-from tournament.management.commands.simulate_night import simulate
 from tournament.models import Bye, Entry, Night, Seating
+from tournament.rehearsal import simulate
+from tournament.sheets import printing
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +110,7 @@ def test_a_late_arrival_takes_a_free_number_and_joins_the_next_game():
 
     tables = sorted(set(first.seatings.values_list("table", flat=True)))
     play_round(first, {t: (10, 4) for t in tables})
-    second = services.round_close(round_=first)
+    second = game.round_close(round_=first)
     assert second.seatings.count() == 16  # everyone holds a number now: four full tables
     assert second.seatings.filter(player=late.player).exists()
 
@@ -284,14 +285,14 @@ def test_the_fairness_report_of_a_rotation_night_carries_the_charts_figures_and_
 
 
 def test_on_a_rotation_night_the_card_number_finds_the_player_and_confirms_scores(client):
-    from scoring import services as scoring_services
     from scoring.models import Submission
+    from tournament import game as scoring_services
 
     services.players_register(night=services.night_create(name="Last week"), names=["Xavier", "Yvonne", "Zack"])
     night = rotation_night(games=4)
     services.night_chart_build(night=night, players=8, seed=6)
     register(night, 8)  # player ids now run 4..11, chart numbers 1..8
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=6))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=6))
     by_number = dict(Entry.objects.filter(night=night).values_list("number", "player_id"))
     found = client.get(reverse("tournament:player_find", args=[night.pk]), {"q": "5"})
     assert found.url == reverse("tournament:player_page", args=[night.pk, by_number[5]])

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.conftest import NAMES, play_round, register
-from tournament import services
+from tournament import game, services
 from tournament.models import Entry, Night, Player, Round, Seating
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ def test_close_names_the_missing_tables_and_changes_nothing(night):
     register(night)
     round_ = play_round(services.night_draw(night=night, seed=3), {1: (5, 3), 3: (2, 6)})
     with pytest.raises(ValidationError) as error:
-        services.round_close(round_=round_)
+        game.round_close(round_=round_)
     assert error.value.message_dict["round"] == ["Tables 2, 4 still to enter a score for game 1."]
     round_.refresh_from_db()
     assert round_.status == "playing"
@@ -116,7 +116,7 @@ def test_cannot_close_a_game_that_has_not_started(night):
     register(night, 4)
     round_ = services.night_draw(night=night, seed=3)
     with pytest.raises(ValidationError, match="not started"):
-        services.round_close(round_=round_)
+        game.round_close(round_=round_)
 
 
 def test_closing_applies_the_head_tail_movement(night):
@@ -125,7 +125,7 @@ def test_closing_applies_the_head_tail_movement(night):
     before = seats_of(round1)
     # N-S win at tables 1 and 3, E-W at 2 and 4.
     play_round(round1, {1: (6, 2), 2: (3, 5), 3: (7, 1), 4: (4, 4, "EW")})
-    round2 = services.round_close(round_=round1)
+    round2 = game.round_close(round_=round1)
     after = {name: table for (table, _), name in seats_of(round2).items()}
     # Head table: N-S winners stay, E-W losers go to the tail (table 4).
     assert after[before[(1, "N")]] == after[before[(1, "S")]] == 1
@@ -147,7 +147,7 @@ def test_closing_the_last_game_finishes_the_night(night):
     register(night, 4)
     round_ = services.night_draw(night=night, seed=1)
     for _ in range(night.games):
-        round_ = services.round_close(round_=play_round(round_, {1: (5, 3)}))
+        round_ = game.round_close(round_=play_round(round_, {1: (5, 3)}))
     assert round_ is None
     night.refresh_from_db()
     assert night.status == Night.Status.FINISHED
@@ -156,9 +156,9 @@ def test_closing_the_last_game_finishes_the_night(night):
 
 def test_a_round_cannot_be_started_twice(night):
     register(night, 4)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
     with pytest.raises(ValidationError, match="already started"):
-        services.round_start(round_=round_)
+        game.round_start(round_=round_)
 
 
 def test_database_refuses_two_seats_for_one_player(night):

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from scoring.models import TableResult
 from tests.conftest import play_round, register
-from tournament import services
+from tournament import game, services
 from tournament.models import Night
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +141,7 @@ def test_draw_then_start_redirect_the_htmx_page(organizer_client, night):
 
 def test_score_entry_returns_the_table_card_and_an_out_of_band_bar(organizer_client, night):
     register(night, 8)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
     url = reverse("scoring:table_score", args=[night.pk, 1, 2])
     response = organizer_client.post(url, {"t2-ns_points": "3", "t2-ew_points": "5"}, **HTMX)
     body = response.content.decode()
@@ -157,7 +157,7 @@ def test_score_entry_returns_the_table_card_and_an_out_of_band_bar(organizer_cli
 )
 def test_bad_score_gets_a_message_beside_the_field_and_saves_nothing(organizer_client, night, ns, message):
     register(night, 4)
-    services.round_start(round_=services.night_draw(night=night, seed=1))
+    game.round_start(round_=services.night_draw(night=night, seed=1))
     url = reverse("scoring:table_score", args=[night.pk, 1, 1])
     response = organizer_client.post(url, {"t1-ns_points": ns, "t1-ew_points": "4"}, **HTMX)
     body = response.content.decode()

@@ -23,16 +23,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SETUP = """
 import datetime as dt
 from django.utils import timezone
-from tournament import services
+from tournament import game, services
 from tournament.models import Round
 night = services.night_create(name="Worker test", games=3, minutes_per_game=30, auto_advance=False)
 services.players_register(night=night, names=[f"Player {n}" for n in range(1, 9)])
-round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
 # Bring the end near: as the organizer's extend would, with a new token and a task sent for it.
-from tournament import bell
 near = timezone.now() + dt.timedelta(seconds={seconds}) - dt.timedelta(minutes=1)
 Round.objects.filter(pk=round_.pk).update(ends_at=near)
-bell.round_extend(round_=round_, minutes=1)
+game.round_extend(round_=round_, minutes=1)
 print(round_.pk)
 """
 

@@ -3,23 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-Seat = Literal["N", "E", "S", "W"]
-Side = Literal["NS", "EW"]
+from scoring.seats import PARTNER_SEAT, SEATS, SIDE_SEATS, SIDES, Seat, Side, other_side, side_of
 
-SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
-SIDES: tuple[Side, ...] = ("NS", "EW")
-SIDE_SEATS: dict[Side, tuple[Seat, Seat]] = {"NS": ("N", "S"), "EW": ("E", "W")}
-PARTNER_SEAT: dict[Seat, Seat] = {"N": "S", "S": "N", "E": "W", "W": "E"}
-
-
-def side_of(seat: Seat) -> Side:
-    return "NS" if seat in ("N", "S") else "EW"
-
-
-def other_side(side: Side) -> Side:
-    return "EW" if side == "NS" else "NS"
+__all__ = ["PARTNER_SEAT", "SEATS", "SIDES", "SIDE_SEATS", "Seat", "Side", "other_side", "side_of"]
 
 
 class SeatingError(ValueError):

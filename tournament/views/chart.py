@@ -7,10 +7,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
-from .. import charts, printing, services
+from .. import charts, services
 from ..forms import ChartForm, NumberForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
+from ..sheets import printing
 from .sheets import _pdf
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.forms import ScoreForm
-from scoring.selectors import night_standings
+from tournament.score_forms import ScoreForm
+from tournament.selectors import night_standings
 
 from .. import selectors
 from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm

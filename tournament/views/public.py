@@ -11,7 +11,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
-from scoring.selectors import night_standings
+from tournament.selectors import night_standings
 
 from .. import selectors
 from ..models import Night

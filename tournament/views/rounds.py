@@ -8,7 +8,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import bell, services
+from .. import game, services
 from ..models import Night, Round
 from ..permissions import organizer_required
 from .context import night_context, players_context, round_context
@@ -49,31 +49,31 @@ def _round_action(request, night_id: int, number: int, action, **options):
 @organizer_required
 @require_POST
 def round_start(request, night_id: int, number: int):
-    return _round_action(request, night_id, number, services.round_start)
+    return _round_action(request, night_id, number, game.round_start)
 
 
 @organizer_required
 @require_POST
 def round_close(request, night_id: int, number: int):
-    return _round_action(request, night_id, number, services.round_close)
+    return _round_action(request, night_id, number, game.round_close)
 
 
 @organizer_required
 @require_POST
 def round_bell(request, night_id: int, number: int):
-    return _round_action(request, night_id, number, bell.round_ring_bell)
+    return _round_action(request, night_id, number, game.round_ring_bell)
 
 
 @organizer_required
 @require_POST
 def round_pause(request, night_id: int, number: int):
-    return _round_action(request, night_id, number, bell.round_pause)
+    return _round_action(request, night_id, number, game.round_pause)
 
 
 @organizer_required
 @require_POST
 def round_resume(request, night_id: int, number: int):
-    return _round_action(request, night_id, number, bell.round_resume)
+    return _round_action(request, night_id, number, game.round_resume)
 
 
 @organizer_required
@@ -83,4 +83,4 @@ def round_extend(request, night_id: int, number: int):
         minutes = int(request.POST.get("minutes", ""))
     except ValueError:
         minutes = 0
-    return _round_action(request, night_id, number, bell.round_extend, minutes=minutes)
+    return _round_action(request, night_id, number, game.round_extend, minutes=minutes)

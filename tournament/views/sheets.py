@@ -1,17 +1,19 @@
-"""Downloads: the printed sheets (built in tournament.printing), the CSV exports and the night's backup."""
+"""Downloads: the printed sheets (built in tournament.sheets.printing), the CSV exports and the night's backup."""
 
 from __future__ import annotations
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.text import slugify
 
-from scoring import exports
+from tournament import exports
 
-from .. import backup, printing, selectors
+from .. import backup, selectors
 from ..models import Night, PrintJob
 from ..permissions import organizer_required
+from ..sheets import printing
 
 
 def _pdf(content: bytes, night: Night, what: str) -> HttpResponse:
@@ -55,8 +57,6 @@ def print_job(request, night_id: int, job_id: int):
 
 
 def _link_url(request):
-    from django.urls import reverse
-
     return lambda token: request.build_absolute_uri(reverse("scoring:table_link", args=[token]))
 
 

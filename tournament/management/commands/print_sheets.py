@@ -7,8 +7,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from tournament import printing
 from tournament.models import Night
+from tournament.sheets import printing
 
 
 class Command(BaseCommand):

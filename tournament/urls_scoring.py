@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import desk, hands, results, rules, seasons, table
+from .views import desk, hands, results, scoring_rules, season_pages, table
 
 app_name = "scoring"
 
@@ -12,7 +12,7 @@ urlpatterns = [
     path(f"{TABLE}hands/add/", hands.hand_add, name="hand_add"),
     path(f"{TABLE}hands/undo/", hands.hand_undo, name="hand_undo"),
     path(f"{TABLE}finish/", hands.table_finish, name="table_finish"),
-    path("nights/<int:night_id>/rules/", rules.night_rules, name="night_rules"),
+    path("nights/<int:night_id>/rules/", scoring_rules.night_rules, name="night_rules"),
     path("nights/<int:night_id>/desk/", desk.keeper_desk, name="keeper_desk"),
     path(f"{TABLE}desk/", desk.desk_save, name="desk_save"),
     path("nights/<int:night_id>/games/<int:number>/desk-close/", desk.desk_close, name="desk_close"),
@@ -27,11 +27,11 @@ urlpatterns = [
     path("t/<str:token>/hands/add/", table.link_hand_add, name="link_hand_add"),
     path("t/<str:token>/hands/undo/", table.link_hand_undo, name="link_hand_undo"),
     path("t/<str:token>/finish/", table.link_finish, name="link_finish"),
-    path("seasons/", seasons.season_list, name="season_list"),
-    path("seasons/new/", seasons.season_create, name="season_create"),
-    path("seasons/<int:season_id>/", seasons.season_edit, name="season_edit"),
-    path("seasons/<int:season_id>/nights/", seasons.season_nights, name="season_nights"),
-    path("public/seasons/<int:season_id>/", seasons.season_public, name="season_public"),
-    path("public/seasons/<int:season_id>/players/<int:player_id>/", seasons.season_player, name="season_player"),
-    path("public/seasons/<int:season_id>/standings.csv", seasons.season_csv, name="season_csv"),
+    path("seasons/", season_pages.season_list, name="season_list"),
+    path("seasons/new/", season_pages.season_create, name="season_create"),
+    path("seasons/<int:season_id>/", season_pages.season_edit, name="season_edit"),
+    path("seasons/<int:season_id>/nights/", season_pages.season_nights, name="season_nights"),
+    path("public/seasons/<int:season_id>/", season_pages.season_public, name="season_public"),
+    path("public/seasons/<int:season_id>/players/<int:player_id>/", season_pages.season_player, name="season_player"),
+    path("public/seasons/<int:season_id>/standings.csv", season_pages.season_csv, name="season_csv"),
 ]

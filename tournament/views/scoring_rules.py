@@ -6,12 +6,13 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
+from scoring import rules
 from tournament.forms import apply_errors
 from tournament.models import Night
 from tournament.permissions import organizer_required
 
-from .. import rules, services
-from ..forms import RulesForm
+from .. import services
+from ..score_forms import RulesForm
 
 
 @organizer_required

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
+from scoring import rules
+from scoring.models import Season
 from tournament.models import Night
-
-from . import rules
-from .models import Season
 
 POINT_ERRORS = {
     "required": "Enter the points, 0 if none.",

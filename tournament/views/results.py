@@ -14,8 +14,8 @@ from tournament.permissions import organizer_required
 from tournament.selectors import round_view
 from tournament.views.context import round_context
 
-from .. import services
-from ..forms import ScoreForm
+from .. import game
+from ..score_forms import ScoreForm
 
 TEMPLATE = "tournament/night_detail.html"
 
@@ -29,7 +29,7 @@ def table_score(request, night_id: int, number: int, table: int):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            services.table_result_submit(
+            game.table_result_submit(
                 round_=round_,
                 table=table,
                 ns_points=data["ns_points"],

@@ -12,12 +12,13 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring.models import Submission, TableLink, TableResult
+from tournament.forms import apply_errors
 from tournament.models import Round
 from tournament.selectors import card_numbers
 
-from .. import services
-from ..forms import ConfirmForm, TableScoreForm
-from ..models import Submission, TableLink, TableResult
+from .. import game
+from ..score_forms import ConfirmForm, TableScoreForm
 from .hands import Draft, answer, record_hand, undo_hand
 
 TEMPLATE = "scoring/table_link.html"
@@ -82,7 +83,7 @@ def _page(request, link: TableLink, round_: Round | None, **extra):
         "result": result,
         "draft": next((s for s in waiting if s.status == Submission.Status.DRAFT), None),
         "disputed": [s for s in waiting if s.status == Submission.Status.DISPUTED],
-        "form": extra.pop("form", None) or TableScoreForm(initial={"key": services.new_key()}),
+        "form": extra.pop("form", None) or TableScoreForm(initial={"key": Submission.new_key()}),
         "confirm_form": extra.pop("confirm_form", None) or ConfirmForm(),
         **extra,
     }
@@ -104,7 +105,7 @@ def link_submit(request, token: str):
     if form.is_valid() and round_ is not None:
         data = form.cleaned_data
         try:
-            services.table_draft_submit(
+            game.table_draft_submit(
                 round_=round_,
                 table=link.table,
                 side=data["side"],
@@ -114,8 +115,6 @@ def link_submit(request, token: str):
                 key=data["key"],
             )
         except ValidationError as error:
-            from tournament.forms import apply_errors
-
             apply_errors(form, error)
         else:
             return _page(request, link, round_, saved=True)
@@ -129,15 +128,13 @@ def link_confirm(request, token: str):
     form = ConfirmForm(request.POST)
     if form.is_valid() and round_ is not None:
         try:
-            services.table_draft_confirm(
+            game.table_draft_confirm(
                 round_=round_,
                 table=link.table,
                 draft_number=form.cleaned_data["draft"],
                 player_number=form.cleaned_data["player_number"],
             )
         except ValidationError as error:
-            from tournament.forms import apply_errors
-
             apply_errors(form, error)
         else:
             return _page(request, link, round_, saved=True)
@@ -187,7 +184,7 @@ def link_finish(request, token: str):
         seated = set(card_numbers(link.night, players).values())
         if link.night.confirm_results and (not number.isdigit() or int(number) not in seated):
             raise ValidationError("Enter the number (from the tally card) of a player at this table to confirm.")
-        services.table_finish(round_=round_, table=link.table)
+        game.table_finish(round_=round_, table=link.table)
     except ValidationError as error:
         return answer(request, round_, link.table, Draft(), " ".join(error.messages), _urls(link), extra)
     return answer(request, round_, link.table, Draft(), urls=_urls(link), extra=extra)

@@ -11,11 +11,12 @@ from collections.abc import Callable
 from django.core.files.base import ContentFile
 from django.db import transaction
 
-from scoring import pdf
-from scoring.selectors import game_lines, night_standings
+from tournament.selectors import game_lines, night_standings
+from tournament.sheets import pdf
 
-from . import charts, selectors
-from .models import Night, PrintJob, Round
+from .. import charts, dispatch, selectors
+from ..models import Night, PrintJob, Round
+from ..services import table_links_ensure
 
 # More cards than this are built by the worker, with a progress bar; fewer come straight back.
 BATCH_THRESHOLD = 300
@@ -82,10 +83,8 @@ def tally_cards_bytes(night: Night, *, per_page: int, blank: int, progress=None)
 
 @transaction.atomic
 def print_job_start(*, night: Night, per_page: int, blank: int) -> PrintJob:
-    from . import tasks
-
     job = PrintJob.objects.create(night=night, kind="tally_cards", params={"per_page": per_page, "blank": blank})
-    transaction.on_commit(lambda: tasks.build_print_job.delay(job.pk))
+    dispatch.send_on_commit(dispatch.BUILD_PRINT_JOB, job.pk)
     return job
 
 
@@ -126,8 +125,6 @@ def _game(night: Night, number: int | None) -> Round | None:
 
 def table_cards_bytes(night: Night, link_url: LinkUrl) -> bytes:
     """A card for each table with its number, head or tail, and the QR code of its scoring link."""
-    from scoring.services import table_links_ensure
-
     links = table_links_ensure(night=night)
     count = len(links)
     cards = [
@@ -158,8 +155,6 @@ def seating_bytes(night: Night, game: int | None = None) -> bytes:
 
 def score_sheets_bytes(night: Night, link_url: LinkUrl, game: int | None = None) -> bytes:
     """A score sheet for each table of a game, with the table's QR code for phone entry."""
-    from scoring.services import table_links_ensure
-
     round_ = _game(night, game)
     links = {link.table: link.token for link in table_links_ensure(night=night)}
     sheets = [

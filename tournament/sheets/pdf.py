@@ -1,6 +1,6 @@
 """Printed sheets for a night: the final standings and the players' tally cards. Data in, PDF bytes out.
 
-Every figure comes from scoring.selectors, the same functions the pages use. Output is deterministic (ReportLab's
+Every figure comes from tournament.selectors, the same functions the pages use. Output is deterministic (ReportLab's
 invariant mode, fixed metadata) so the same data always gives the same bytes.
 """
 
@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as pdf_canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    Flowable,
     Frame,
     FrameBreak,
     KeepTogether,
@@ -32,10 +34,13 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from .pdfgrid import Fit, Grid, line_height
-from .selectors import GameLine, NightStandings
+from scoring.seats import SEAT_NAMES
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "static" / "fonts"
+from ..selectors import GameLine, NightStandings
+from .pdfgrid import Fit, Grid, line_height
+from .qr import draw_qr
+
+FONT_DIR = Path(__file__).resolve().parents[2] / "static" / "fonts"
 FONT, BOLD = "HeadTable", "HeadTable-Bold"
 PAGE_SIZES = {"letter": LETTER, "a4": A4}
 
@@ -376,10 +381,6 @@ class TableCard:
 
 def table_cards_pdf(header: SheetHeader, cards: Sequence[TableCard]) -> bytes:
     """One card a page, to stand on the table: a big number, head or tail table, and the scoring QR code."""
-    from reportlab.pdfgen import canvas as pdf_canvas
-
-    from .qr import draw_qr
-
     _register_fonts()
     buffer = io.BytesIO()
     width, height = PAGE_SIZES[header.paper]
@@ -503,9 +504,6 @@ class ScoreSheet:
 
 def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: int) -> bytes:
     """One sheet a table for a game: who sits where, a row per hand, totals, signatures, the scoring QR code."""
-    from reportlab.platypus import Flowable
-
-    from .qr import draw_qr
 
     class QrCode(Flowable):
         def __init__(self, url: str, size: float):
@@ -599,9 +597,6 @@ class PlanCard:
     rows: Sequence[PlanRow]
 
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-
-
 def _numbers_only(text: str) -> str:
     """ "12 Leo B. & 2 Bob M." -> "12 & 2": the numbers of a partner or opponents, for a small card."""
     return " & ".join(part.split()[0] for part in text.split(" & ") if part.split())
@@ -690,8 +685,6 @@ class WallGame:
 def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, note: str = "") -> bytes:
     """The rotation chart for the wall, landscape: a row per game, a column per table (six tables a page across),
     partners printed together, and who sits out."""
-    from reportlab.lib.pagesizes import landscape
-
     styles = _styles()
     buffer = io.BytesIO()
     margin = 10 * mm

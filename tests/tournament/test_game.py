@@ -1,4 +1,5 @@
-"""The round's clock: every state change, every refusal, and the bell task run late, twice and stale."""
+"""A game's life: every move of the table, every refusal, the causes stored as data, and the bell task run late,
+twice and stale."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from scoring.services import HandInput, hand_record, table_result_submit
+from scoring import rules
 from tests.conftest import register
-from tournament import bell, services, tasks
-from tournament.models import Night, Round
+from tournament import game, services, tasks
+from tournament.game import hand_record, table_result_submit
+from tournament.models import Action, Cause, Night, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +39,7 @@ def test_a_timed_game_runs_from_start_to_bell_to_close_with_every_change_logged(
     night = timed_night(auto_advance=False)
     round_ = services.night_draw(night=night, seed=1)
     before = timezone.now()
-    round_ = services.round_start(round_=round_)
+    round_ = game.round_start(round_=round_)
     assert round_.status == "playing"
     assert before + dt.timedelta(minutes=19) < round_.ends_at <= timezone.now() + dt.timedelta(minutes=20)
     shift(round_, 0.1)
@@ -46,7 +48,7 @@ def test_a_timed_game_runs_from_start_to_bell_to_close_with_every_change_logged(
     assert (round_.status, round_.bell_cause) == ("bell", "the timer")
     for table in (1, 2):
         table_result_submit(round_=round_, table=table, ns_points=5, ew_points=3)
-    services.round_close(round_=round_)
+    game.round_close(round_=round_)
     round_.refresh_from_db()
     assert actions(round_) == ["seated", "start", "bell", "close"]
     assert all(event.cause for event in round_.events.all())
@@ -54,7 +56,7 @@ def test_a_timed_game_runs_from_start_to_bell_to_close_with_every_change_logged(
 
 def test_the_bell_task_is_harmless_early_twice_and_stale():
     night = timed_night(auto_advance=False)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
     token = round_.token
     assert tasks.ring_bell(round_.pk, token) is False  # early: the end has not come
     shift(round_, 1)
@@ -67,30 +69,30 @@ def test_the_bell_task_is_harmless_early_twice_and_stale():
 
 def test_pause_resume_and_extend_move_the_end_and_make_old_tasks_stale():
     night = timed_night(auto_advance=False)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
     first_token = round_.token
-    paused = bell.round_pause(round_=round_)
+    paused = game.round_pause(round_=round_)
     assert paused.ends_at is None and dt.timedelta(minutes=19) < paused.paused_left <= dt.timedelta(minutes=20)
     with pytest.raises(ValidationError, match="Only a running timer"):
-        bell.round_pause(round_=round_)
-    extended = bell.round_extend(round_=round_, minutes=5)  # while paused: added to the time left
+        game.round_pause(round_=round_)
+    extended = game.round_extend(round_=round_, minutes=5)  # while paused: added to the time left
     assert extended.paused_left > dt.timedelta(minutes=24)
-    resumed = bell.round_resume(round_=round_)
+    resumed = game.round_resume(round_=round_)
     assert resumed.ends_at > timezone.now() + dt.timedelta(minutes=24)
     shift(round_, 1)
     assert tasks.ring_bell(round_.pk, first_token) is False  # sent for the old end
     assert tasks.ring_bell(round_.pk, resumed.token) is True
     assert actions(round_) == ["seated", "start", "pause", "extend", "resume", "bell"]
     with pytest.raises(ValidationError, match="not paused"):
-        bell.round_resume(round_=round_)
+        game.round_resume(round_=round_)
 
 
 def test_the_organizers_bell_rings_once():
     night = timed_night(minutes_per_game=None, auto_advance=False)
-    round_ = services.round_start(round_=services.night_draw(night=night, seed=1))
-    bell.round_ring_bell(round_=round_)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+    game.round_ring_bell(round_=round_)
     with pytest.raises(ValidationError, match="already rung"):
-        bell.round_ring_bell(round_=round_)
+        game.round_ring_bell(round_=round_)
     round_.refresh_from_db()
     assert round_.bell_cause == "the organizer's button"
 
@@ -101,23 +103,23 @@ def test_refusals_for_games_not_started_and_starting_while_the_last_is_open():
     with pytest.raises(ValidationError, match="not started"):
         table_result_submit(round_=round1, table=1, ns_points=5, ew_points=3)
     with pytest.raises(ValidationError, match="not being played"):
-        bell.round_ring_bell(round_=round1)
+        game.round_ring_bell(round_=round1)
     with pytest.raises(ValidationError, match="not being played"):
-        bell.round_extend(round_=round1, minutes=5)
-    services.round_start(round_=round1)
+        game.round_extend(round_=round1, minutes=5)
+    game.round_start(round_=round1)
     with pytest.raises(ValidationError, match="already started"):
-        services.round_start(round_=round1)
+        game.round_start(round_=round1)
     # A game seated behind an open one cannot start.
     round2 = Round.objects.create(night=night, number=2)
     with pytest.raises(ValidationError, match="Game 1 is still open"):
-        services.round_start(round_=round2)
+        game.round_start(round_=round2)
     with pytest.raises(ValidationError, match="between 1 and 120"):
-        bell.round_extend(round_=round1, minutes=0)
+        game.round_extend(round_=round1, minutes=0)
 
 
 def test_a_night_that_runs_by_itself_closes_and_starts_the_next_game_when_the_last_table_is_in():
     night = timed_night()
-    round1 = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round1 = game.round_start(round_=services.night_draw(night=night, seed=1))
     table_result_submit(round_=round1, table=1, ns_points=5, ew_points=3)
     shift(round1, 0.5)
     tasks.tick()
@@ -132,22 +134,22 @@ def test_a_night_that_runs_by_itself_closes_and_starts_the_next_game_when_the_la
 
 def test_the_head_tables_last_hand_rings_the_bell_for_the_whole_room():
     night = timed_night(minutes_per_game=None)
-    round1 = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round1 = game.round_start(round_=services.night_draw(night=night, seed=1))
     for _ in range(8):
-        hand_record(round_=round1, table=1, hand=HandInput(dealer="N", makers="", maker="N", tricks=3))
+        hand_record(round_=round1, table=1, hand=rules.Hand(dealer="N", makers="", maker="N", tricks=3))
     round1.refresh_from_db()
     assert (round1.status, round1.bell_cause) == ("bell", "the head table's hand 8")
-    hand_record(round_=round1, table=2, hand=HandInput(dealer="N", makers="", maker="E", tricks=4))
+    hand_record(round_=round1, table=2, hand=rules.Hand(dealer="N", makers="", maker="E", tricks=4))
     round1.refresh_from_db()
     assert round1.status == "closed"  # table 2's hand at the bell was the last thing the game waited for
 
 
 def test_a_planned_break_starts_the_next_game_when_it_is_over():
     night = timed_night(break_after=1, break_minutes=15)
-    round1 = services.round_start(round_=services.night_draw(night=night, seed=1))
+    round1 = game.round_start(round_=services.night_draw(night=night, seed=1))
     for table in (1, 2):
         table_result_submit(round_=round1, table=table, ns_points=5, ew_points=3)
-    bell.round_ring_bell(round_=round1)
+    game.round_ring_bell(round_=round1)
     round2 = night.rounds.get(number=2)
     assert round2.status == "seated"
     assert timezone.now() + dt.timedelta(minutes=14) < round2.starts_at
@@ -161,7 +163,7 @@ def test_a_planned_break_starts_the_next_game_when_it_is_over():
 
 def test_tick_catches_up_on_every_due_bell():
     nights = [timed_night(auto_advance=False) for _ in range(3)]
-    rounds = [services.round_start(round_=services.night_draw(night=n, seed=1)) for n in nights]
+    rounds = [game.round_start(round_=services.night_draw(night=n, seed=1)) for n in nights]
     for round_ in rounds[:2]:
         shift(round_, 3)
     assert tasks.tick() == {"rung": 2, "started": 0}
@@ -173,8 +175,74 @@ def test_tasks_are_sent_on_commit_for_the_new_end(django_capture_on_commit_callb
     night = timed_night(auto_advance=False)
     round_ = services.night_draw(night=night, seed=1)
     with django_capture_on_commit_callbacks() as callbacks:
-        round_ = services.round_start(round_=round_)
+        round_ = game.round_start(round_=round_)
     assert len(callbacks) == 1
     with django_capture_on_commit_callbacks() as callbacks:
-        bell.round_extend(round_=round_, minutes=2)
+        game.round_extend(round_=round_, minutes=2)
     assert len(callbacks) == 1
+
+
+# ---- the table of moves and the causes stored as data -------------------------------------------------------------
+
+
+def test_every_move_starts_only_from_the_states_the_table_allows():
+    night = timed_night(auto_advance=False)
+    round_ = services.night_draw(night=night, seed=1)
+    assert {action for action, move in game.MOVES.items() if round_.status in move.sources} == {
+        Action.START,
+        Action.BREAK,
+    }
+    with pytest.raises(ValidationError, match="cannot be the bell now"):
+        game._move(game._lock(round_), Action.BELL, Cause.BUTTON)
+    round_ = game.round_start(round_=round_)
+    with pytest.raises(ValidationError, match="cannot be closed now"):
+        locked = game._lock(round_)
+        locked.status = Round.Status.SEATED  # as if a stale copy were moved: the table still refuses
+        game._move(locked, Action.CLOSE, Cause.ORGANIZER)
+    round_.refresh_from_db()
+    assert round_.status == "playing"
+    assert game.MOVES[Action.UNBELL].sources == {Round.Status.BELL}
+    assert game.MOVES[Action.CLOSE].target == Round.Status.CLOSED
+
+
+def test_each_cause_is_stored_as_data_beside_its_words():
+    night = timed_night(auto_advance=True, games=2)
+    round1 = game.round_start(round_=services.night_draw(night=night, seed=1))
+    for _ in range(night.hands_per_game):
+        hand_record(round_=round1, table=1, hand=rules.Hand(dealer="N", makers="NS", tricks=3))
+    round1.refresh_from_db()
+    assert (round1.bell_reason, round1.bell_cause) == (Cause.HEAD_TABLE, "the head table's hand 8")
+    table_result_submit(round_=round1, table=2, ns_points=5, ew_points=3)
+    events = [(e.action, e.reason, e.cause) for e in round1.events.order_by("at", "id")]
+    assert events == [
+        ("seated", Cause.DRAW, "the opening draw"),
+        ("start", Cause.ORGANIZER, "the organizer"),
+        ("bell", Cause.HEAD_TABLE, "the head table's hand 8"),
+        ("close", Cause.ALL_IN, "every table is in after the bell"),
+    ]
+    round2 = night.rounds.get(number=2)
+    assert [(e.action, e.reason) for e in round2.events.order_by("at", "id")] == [
+        ("seated", Cause.MOVEMENT),
+        ("start", Cause.STRAIGHT_ON),
+    ]
+    assert round2.events.get(action="seated").cause == "the movement after game 1"
+
+
+def test_the_head_tables_undo_reads_the_stored_cause_not_the_words():
+    night = timed_night(auto_advance=False)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+    for _ in range(night.hands_per_game):
+        hand_record(round_=round_, table=1, hand=rules.Hand(dealer="N", makers="NS", tricks=3))
+    # Words that read like the head table's, on a bell the organizer rang: the undo must not take that bell back.
+    Round.objects.filter(pk=round_.pk).update(bell_reason=Cause.BUTTON)
+    game.hand_undo(round_=round_, table=1)
+    round_.refresh_from_db()
+    assert round_.status == "bell"
+    Round.objects.filter(pk=round_.pk).update(bell_reason=Cause.HEAD_TABLE, bell_cause="")
+    hand_record(round_=round_, table=1, hand=rules.Hand(dealer="N", makers="NS", tricks=3))
+    round_.refresh_from_db()
+    assert round_.status == "bell"
+    game.hand_undo(round_=round_, table=1)
+    round_.refresh_from_db()
+    assert (round_.status, round_.bell_reason) == ("playing", "")
+    assert round_.events.order_by("-at", "-id").first().reason == Cause.HEAD_TABLE_UNDO

@@ -8,11 +8,9 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from scoring.models import TableResult
+from scoring.seats import PARTNER_SEAT, SEAT_NAMES, SEATS
 
-from .engine.types import PARTNER_SEAT, SEATS
-from .models import Bye, Entry, Night, Player, Round, Seating
-
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+from ..models import Bye, Entry, Night, Player, Round, Seating
 
 
 @dataclass

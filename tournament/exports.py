@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 import io
 
+from scoring.models import Hand, Season, TableResult
 from tournament.models import Night
 
-from .models import Hand, Season, TableResult
 from .selectors import night_standings, season_standings
 
 

@@ -15,11 +15,12 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring import rules
+from scoring.seats import SEAT_NAMES
 from tournament.models import Round
 from tournament.permissions import keeper_required
-from tournament.selectors import SEAT_NAMES
 
-from .. import rules, services
+from .. import game
 from ..selectors import TableGame, table_game
 
 TEMPLATE = "scoring/table_hands.html"
@@ -70,6 +71,7 @@ class Draft:
         return "?" + urlencode({key: value for key, value in params.items() if value})
 
     def hand(self, tricks: int) -> rules.Hand:
+        """The hand this draft becomes when the makers took `tricks`."""
         return rules.Hand(
             makers=rules.side_of(self.maker),
             tricks=tricks,
@@ -79,20 +81,7 @@ class Draft:
             defender_alone=self.defender_alone or None,  # type: ignore[arg-type]
             bid=self.bid,
             pepper=self.pepper or None,  # type: ignore[arg-type]
-        )
-
-    def as_input(self, tricks: int) -> services.HandInput:
-        hand = self.hand(tricks)
-        return services.HandInput(
-            dealer=self.dealer,
-            makers=hand.makers,
-            tricks=tricks,
-            alone=hand.alone,
-            maker=hand.maker,
-            blind=hand.blind,
-            defender_alone=hand.defender_alone,
-            bid=hand.bid,
-            pepper=hand.pepper,
+            dealer=self.dealer or None,  # type: ignore[arg-type]
         )
 
 
@@ -179,7 +168,7 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
         tricks = int(request.POST.get("tricks", ""))
         if not draft.maker:
             raise ValidationError("Tap who called trump first.")
-        services.hand_record(round_=round_, table=table, hand=draft.as_input(tricks), user=request.user)
+        game.hand_record(round_=round_, table=table, hand=draft.hand(tricks), user=request.user)
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
     except ValidationError as error:
@@ -190,7 +179,7 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
 def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None):
     draft = Draft.from_query(request.POST)
     try:
-        services.hand_undo(round_=round_, table=table)
+        game.hand_undo(round_=round_, table=table)
     except ValidationError as error:
         return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
     return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra=extra)
@@ -225,7 +214,7 @@ def hand_undo(request, night_id: int, number: int, table: int):
 def table_finish(request, night_id: int, number: int, table: int):
     round_ = _round(night_id, number)
     try:
-        services.table_finish(round_=round_, table=table)
+        game.table_finish(round_=round_, table=table)
     except ValidationError as error:
         return answer(request, round_, table, Draft(), " ".join(error.messages))
     return answer(request, round_, table, Draft())

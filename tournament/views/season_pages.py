@@ -9,12 +9,13 @@ from django.template.response import TemplateResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from scoring.models import Season
+from tournament import seasons as services
 from tournament.forms import apply_errors
 from tournament.permissions import organizer_required
 
-from .. import exports, selectors, services
-from ..forms import SeasonForm, SeasonNightsForm
-from ..models import Season
+from .. import exports, selectors
+from ..score_forms import SeasonForm, SeasonNightsForm
 
 
 @organizer_required

@@ -12,16 +12,16 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring.models import Submission, TableLink
 from tournament.forms import apply_errors
 from tournament.models import Night, Round
 from tournament.permissions import keeper_required, organizer_required
 
-from .. import services
-from ..forms import DeskForm
-from ..models import Submission, TableLink
-from ..qr import qr_svg
+from .. import game, services
+from ..score_forms import DeskForm
 from ..selectors import desk_rows
 from ..selectors import table_history as history_of
+from ..sheets.qr import qr_svg
 
 TEMPLATE = "scoring/keeper_desk.html"
 
@@ -32,7 +32,7 @@ def _role(user) -> str:
 
 def _form(row, round_: Round, data=None) -> DeskForm:
     result = row.result
-    initial = {"key": services.new_key(), "version": result.version if result else None}
+    initial = {"key": Submission.new_key(), "version": result.version if result else None}
     if result is not None and result.entry == "totals":
         initial.update(ns_points=result.ns_points, ew_points=result.ew_points)
     elif row.waiting:  # what the table typed, for the keeper to check and save
@@ -75,7 +75,7 @@ def desk_save(request, night_id: int, number: int, table: int):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            services.table_result_submit(
+            game.table_result_submit(
                 round_=round_,
                 table=table,
                 ns_points=data["ns_points"],
@@ -134,11 +134,9 @@ def link_regenerate(request, night_id: int, table: int):
 @require_POST
 def desk_close(request, night_id: int, number: int):
     """Close the game from the desk once every table is in; the desk then shows the next game."""
-    from tournament import services as night_services
-
     round_ = get_object_or_404(Round, night_id=night_id, number=number)
     try:
-        night_services.round_close(round_=round_, by=request.user)
+        game.round_close(round_=round_, by=request.user)
     except ValidationError as error:
         night = round_.night
         rows = desk_rows(round_)

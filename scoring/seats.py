@@ -1,0 +1,31 @@
+"""Seats, sides and the head table: said once, for the rules, the engines, the pages and the sheets. Pure Python."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Seat = Literal["N", "E", "S", "W"]
+Side = Literal["NS", "EW"]
+
+SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
+SIDES: tuple[Side, ...] = ("NS", "EW")
+SEAT_NAMES: dict[str, str] = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEAT_CHOICES: list[tuple[str, str]] = list(SEAT_NAMES.items())
+SIDE_CHOICES: list[tuple[str, str]] = [("NS", "North–South"), ("EW", "East–West")]
+SIDE_SEATS: dict[str, tuple[Seat, Seat]] = {"NS": ("N", "S"), "EW": ("E", "W")}
+PARTNER_SEAT: dict[Seat, Seat] = {"N": "S", "S": "N", "E": "W", "W": "E"}
+# Table 1, where the last hand of a game rings the bell and whose winners stay.
+HEAD_TABLE = 1
+
+
+def side_of(seat: str) -> Side:
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+def other_side(side: str) -> Side:
+    return "EW" if side == "NS" else "NS"
+
+
+def next_dealer(seat: str) -> Seat:
+    """The deal passes to the left: N, E, S, W."""
+    return SEATS[(SEATS.index(seat) + 1) % 4]  # type: ignore[arg-type]

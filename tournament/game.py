@@ -1,0 +1,468 @@
+"""A game's life, and its one owner: every change of a round's state is made here, and nowhere else.
+
+A round lives seated -> playing -> bell -> closed (`MOVES` lists every allowed move, each stored with its cause
+as a `Cause`). The bell rings once, for the first of: the head table's last hand, the timer, the organizer's
+button. Only this module rings, takes the bell back, closes a game and asks the movement to seat the next.
+
+Scores reach the record through here too: each entry point locks the round, checks that the game takes the
+entry, lets `scoring.services` write the table's record, and acts on what it reports (the table is in; the head
+table played its last hand).
+
+The database holds the truth about time (`Round.ends_at`); tasks sent for that moment carry the round's `token`,
+which changes whenever the end moves, so a stale task does nothing and a task run twice rings once.
+`rounds_tick` (beat, and a worker starting) rings any bell that is due, so a worker that was down catches up.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import rules
+from scoring import services as record
+from scoring.models import Submission, TableResult
+from scoring.seats import HEAD_TABLE
+
+from . import dispatch, services
+from .models import Action, Cause, Night, Round, RoundEvent, Seating
+from .selectors import card_numbers
+
+Status = Round.Status
+
+
+@dataclass(frozen=True)
+class Move:
+    """An allowed move: the states it may start from and the state it leaves the round in."""
+
+    sources: frozenset[str]
+    target: str
+
+
+MOVES: dict[Action, Move] = {
+    Action.START: Move(frozenset({Status.SEATED}), Status.PLAYING),
+    Action.BREAK: Move(frozenset({Status.SEATED}), Status.SEATED),
+    Action.PAUSE: Move(frozenset({Status.PLAYING}), Status.PLAYING),
+    Action.RESUME: Move(frozenset({Status.PLAYING}), Status.PLAYING),
+    Action.EXTEND: Move(frozenset({Status.PLAYING}), Status.PLAYING),
+    Action.BELL: Move(frozenset({Status.PLAYING}), Status.BELL),
+    Action.UNBELL: Move(frozenset({Status.BELL}), Status.PLAYING),
+    Action.CLOSE: Move(frozenset({Status.PLAYING, Status.BELL}), Status.CLOSED),
+}
+
+
+def allowed(round_: Round, action: Action) -> bool:
+    return round_.status in MOVES[action].sources
+
+
+def _move(
+    round_: Round, action: Action, reason: Cause, *, by=None, fields: tuple[str, ...] = (), words: str = "", **detail
+) -> None:
+    """Make one move of the table (the caller holds the lock), saving `fields` with the new state and the event."""
+    if not allowed(round_, action):
+        raise ValidationError({"round": f"Game {round_.number} cannot be {action.label} now ({round_.status})."})
+    round_.status = MOVES[action].target
+    round_.save(update_fields=["status", *fields])
+    RoundEvent.record(round_, action, reason, by, words=words, **detail)
+
+
+def _lock(round_: Round | int) -> Round:
+    pk = round_ if isinstance(round_, int) else round_.pk
+    return Round.objects.select_for_update().select_related("night").get(pk=pk)
+
+
+def _move_end(round_: Round, ends_at: dt.datetime | None) -> None:
+    round_.ends_at = ends_at
+    round_.token += 1
+    if ends_at is not None:
+        dispatch.send_on_commit(dispatch.RING_BELL, round_.pk, round_.token, eta=ends_at)
+
+
+# ---- the moves, each for a locked round ---------------------------------------------------------------------------
+
+
+def start(round_: Round, *, reason: Cause, by=None, **detail) -> Round:
+    """Start a seated round: the timer runs from now when the night has one."""
+    night = round_.night
+    if round_.status != Status.SEATED:
+        raise ValidationError({"round": f"Game {round_.number} has already started."})
+    earlier = night.rounds.filter(number__lt=round_.number).exclude(status=Status.CLOSED)
+    if earlier.exists():
+        raise ValidationError({"round": f"Game {earlier.first().number} is still open: close it first."})
+    now = timezone.now()
+    round_.started_at = now
+    round_.starts_at = None
+    _move_end(round_, now + dt.timedelta(minutes=night.minutes_per_game) if night.minutes_per_game else None)
+    _move(round_, Action.START, reason, by=by, fields=("started_at", "starts_at", "ends_at", "token"), **detail)
+    return round_
+
+
+def plan_start(round_: Round, *, at: dt.datetime, reason: Cause, **detail) -> None:
+    """Start a seated round later (after a break)."""
+    round_.starts_at = at
+    round_.token += 1
+    dispatch.send_on_commit(dispatch.START_ROUND, round_.pk, round_.token, eta=at)
+    _move(round_, Action.BREAK, reason, fields=("starts_at", "token"), **detail)
+
+
+def ring(round_: Round, *, reason: Cause, by=None, at: dt.datetime | None = None, words: str = "", **detail) -> bool:
+    """Ring the bell if it has not rung. Returns whether it rang now."""
+    if not allowed(round_, Action.BELL):
+        return False
+    round_.bell_at = at or timezone.now()
+    round_.bell_reason = reason
+    round_.bell_cause = words or reason.words(**detail)
+    round_.paused_left = None
+    round_.token += 1  # any timer task still on its way is now stale
+    _move(
+        round_,
+        Action.BELL,
+        reason,
+        by=by,
+        fields=("bell_at", "bell_cause", "bell_reason", "paused_left", "token"),
+        words=round_.bell_cause,
+    )
+    return True
+
+
+def unring(round_: Round, *, reason: Cause) -> None:
+    """Take the bell back (the head table undid its last hand before anyone else finished)."""
+    round_.bell_at, round_.bell_cause, round_.bell_reason = None, "", ""
+    now = timezone.now()
+    _move_end(round_, round_.ends_at if round_.ends_at and round_.ends_at > now else None)
+    _move(round_, Action.UNBELL, reason, fields=("bell_at", "bell_cause", "bell_reason", "ends_at", "token"))
+
+
+def _winners(round_: Round) -> dict[int, str]:
+    return dict(
+        TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).values_list("table", "winner")
+    )
+
+
+def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
+    """Close a round once every table is in: the bell if it has not rung, the movement, the next game seated
+    (and, on a night that runs by itself, started or its break planned). None after the night's last game."""
+    night = round_.night
+    if round_.status == Status.CLOSED:
+        raise ValidationError({"round": f"Game {round_.number} is already closed."})
+    if not round_.open:
+        raise ValidationError({"round": f"Game {round_.number} has not started yet."})
+    tables = services.round_tables(round_)
+    winners = _winners(round_)
+    missing = [table.number for table in tables if table.number not in winners]
+    if missing:
+        label = "Table" if len(missing) == 1 else "Tables"
+        raise ValidationError(
+            {"round": f"{label} {', '.join(map(str, missing))} still to enter a score for game {round_.number}."}
+        )
+    ring(round_, reason=reason, by=by, words=f"closed by {reason.words()}")  # closed before its bell: it rings now
+    round_.closed_at = timezone.now()
+    _move(round_, Action.CLOSE, reason, by=by, fields=("closed_at",))
+    if round_.number >= night.games:
+        Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
+        return None
+    next_round = services.round_seat_next(round_, tables=tables, winners=winners)
+    RoundEvent.record(next_round, Action.SEATED, Cause.MOVEMENT, by, game=round_.number)
+    if night.auto_advance:
+        if night.break_after == round_.number:
+            at = timezone.now() + dt.timedelta(minutes=night.break_minutes)
+            plan_start(next_round, at=at, reason=Cause.BREAK, minutes=night.break_minutes, game=round_.number)
+        else:
+            start(next_round, reason=Cause.STRAIGHT_ON, game=round_.number)
+    return next_round
+
+
+def _advance_if_all_in(round_: Round) -> None:
+    """After the bell, once every table is in, a night that runs by itself closes the game and moves on."""
+    if round_.status != Status.BELL or not round_.night.auto_advance:
+        return
+    tables = set(round_.seatings.values_list("table", flat=True))
+    if tables <= set(_winners(round_)):
+        close(round_, reason=Cause.ALL_IN)
+
+
+# ---- the organizer's buttons --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def round_start(*, round_: Round, by=None) -> Round:
+    return start(_lock(round_), reason=Cause.ORGANIZER, by=by)
+
+
+@transaction.atomic
+def round_close(*, round_: Round, by=None) -> Round | None:
+    """Close a round once every table is in, apply the movement and seat the next game.
+
+    Returns the next round, or None when this was the night's last game (the night is then finished).
+    """
+    return close(_lock(round_), reason=Cause.ORGANIZER, by=by)
+
+
+@transaction.atomic
+def round_ring_bell(*, round_: Round, by=None) -> Round:
+    round_ = _lock(round_)
+    if round_.status == Status.BELL:
+        raise ValidationError({"round": f"The bell has already rung for game {round_.number}."})
+    if round_.status != Status.PLAYING:
+        raise ValidationError({"round": f"Game {round_.number} is not being played."})
+    ring(round_, reason=Cause.BUTTON, by=by)
+    _advance_if_all_in(round_)
+    return round_
+
+
+@transaction.atomic
+def round_pause(*, round_: Round, by=None) -> Round:
+    round_ = _lock(round_)
+    if round_.status != Status.PLAYING or round_.ends_at is None:
+        raise ValidationError({"round": "Only a running timer can be paused."})
+    round_.paused_left = max(round_.ends_at - timezone.now(), dt.timedelta(0))
+    _move_end(round_, None)
+    _move(round_, Action.PAUSE, Cause.PAUSED, by=by, fields=("paused_left", "ends_at", "token"))
+    return round_
+
+
+@transaction.atomic
+def round_resume(*, round_: Round, by=None) -> Round:
+    round_ = _lock(round_)
+    if round_.status != Status.PLAYING or round_.paused_left is None:
+        raise ValidationError({"round": "The timer is not paused."})
+    _move_end(round_, timezone.now() + round_.paused_left)
+    round_.paused_left = None
+    _move(round_, Action.RESUME, Cause.RESUMED, by=by, fields=("paused_left", "ends_at", "token"))
+    return round_
+
+
+@transaction.atomic
+def round_extend(*, round_: Round, minutes: int, by=None) -> Round:
+    """Add minutes to the game (or start a timer on an untimed game)."""
+    round_ = _lock(round_)
+    if round_.status != Status.PLAYING:
+        raise ValidationError({"round": f"Game {round_.number} is not being played."})
+    if not 1 <= minutes <= 120:
+        raise ValidationError({"minutes": "Add between 1 and 120 minutes."})
+    extra = dt.timedelta(minutes=minutes)
+    if round_.paused_left is not None:
+        round_.paused_left += extra
+        fields: tuple[str, ...] = ("paused_left",)
+    else:
+        _move_end(round_, (round_.ends_at or timezone.now()) + extra)
+        fields = ("ends_at", "token")
+    _move(round_, Action.EXTEND, Cause.EXTENDED, by=by, fields=fields, minutes=minutes)
+    return round_
+
+
+# ---- what the tasks call ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def bell_due(*, round_id: int, token: int) -> bool:
+    """The timer's task: ring if this is still the round's end and it has come. Harmless late or twice."""
+    round_ = _lock(round_id)
+    if round_.token != token or round_.status != Status.PLAYING:
+        return False
+    if round_.ends_at is None or round_.ends_at > timezone.now():
+        return False
+    rang = ring(round_, reason=Cause.TIMER, at=round_.ends_at)
+    _advance_if_all_in(round_)
+    return rang
+
+
+@transaction.atomic
+def start_due(*, round_id: int, token: int) -> bool:
+    """The break's task: start the next game when the break is over."""
+    round_ = _lock(round_id)
+    if round_.token != token or round_.status != Status.SEATED:
+        return False
+    if round_.starts_at is None or round_.starts_at > timezone.now():
+        return False
+    start(round_, reason=Cause.BREAK_OVER)
+    return True
+
+
+def rounds_tick() -> dict[str, int]:
+    """Ring every bell and start every game that is due, from what the database says (beat, worker start)."""
+    now = timezone.now()
+    rung = started = 0
+    for round_id, token in Round.objects.filter(status=Status.PLAYING, ends_at__lte=now).values_list("pk", "token"):
+        rung += bell_due(round_id=round_id, token=token)
+    for round_id, token in Round.objects.filter(status=Status.SEATED, starts_at__lte=now).values_list("pk", "token"):
+        started += start_due(round_id=round_id, token=token)
+    return {"rung": rung, "started": started}
+
+
+# ---- scores: the record writes, the game's life decides what follows ----------------------------------------------
+
+
+def _lock_for_scores(round_: Round, *, correction: bool = False) -> Round:
+    """Lock the round and check that it takes scores: being played or after its bell (closed: a correction)."""
+    round_ = _lock(round_)
+    if round_.status == Status.SEATED:
+        raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
+    if round_.status == Status.CLOSED and not correction:
+        raise ValidationError(
+            {"__all__": f"Game {round_.number} is closed: a change now is a correction and needs a reason."}
+        )
+    return round_
+
+
+def _lock_for_hands(round_: Round) -> Round:
+    round_ = _lock(round_)
+    if round_.status == Status.SEATED:
+        raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
+    if round_.status == Status.CLOSED:
+        raise ValidationError({"__all__": f"Game {round_.number} is closed: its scores can no longer be changed."})
+    return round_
+
+
+def _table(round_: Round, table: int) -> record.Game:
+    if not Seating.objects.filter(round=round_, table=table).exists():
+        raise ValidationError({"__all__": f"There is no table {table} in game {round_.number}."})
+    return services.scoring_game(round_, table)
+
+
+def _after_score(round_: Round) -> None:
+    """Tell the room, and move on when this was the last table in after the bell."""
+    Night.touch(round_.night_id)
+    _advance_if_all_in(round_)
+
+
+@transaction.atomic
+def table_result_submit(
+    *,
+    round_: Round,
+    table: int,
+    ns_points: int,
+    ew_points: int,
+    last_hand_winner: str | None = None,
+    hands_played: int | None = None,
+    expected_version: int | None = None,
+    user=None,
+    role: str = Submission.Role.ORGANIZER,
+    key: str | None = None,
+    reason: str = "",
+    side: str = "",
+    confirmed_by: str = "",
+) -> TableResult:
+    """Record one table's game from its two totals (the keeper's desk, the organizer's form, a paper sheet).
+
+    See `scoring.services.total_store`. After the game is closed a change is a correction: it needs a `reason`,
+    and the seating already played stays.
+    """
+    reason = " ".join(reason.split())
+    round_ = _lock_for_scores(round_, correction=bool(reason))
+    if record.key_used(key):  # checked under the lock: a double post waits here
+        return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
+    game = _table(round_, table)
+    result = record.total_store(
+        game,
+        ns_points=ns_points,
+        ew_points=ew_points,
+        last_hand_winner=last_hand_winner,
+        hands_played=hands_played,
+        expected_version=expected_version,
+        user=user,
+        role=role,
+        key=key,
+        reason=reason,
+        side=side,
+        confirmed_by=confirmed_by,
+    )
+    if round_.status == Status.CLOSED:
+        Night.touch(round_.night_id)
+    else:
+        _after_score(round_)
+    return result
+
+
+@transaction.atomic
+def table_draft_submit(
+    *,
+    round_: Round,
+    table: int,
+    side: str,
+    ns_points: int,
+    ew_points: int,
+    last_hand_winner: str | None = None,
+    key: str | None = None,
+) -> Submission:
+    """A score typed on the table's phone by one side (see `scoring.services.draft_store`)."""
+    round_ = _lock_for_scores(round_)
+    if earlier := record.key_used(key):
+        return earlier
+    draft = record.draft_store(
+        _table(round_, table),
+        side=side,
+        ns_points=ns_points,
+        ew_points=ew_points,
+        last_hand_winner=last_hand_winner,
+        key=key,
+    )
+    _after_score(round_)
+    return draft
+
+
+@transaction.atomic
+def table_draft_confirm(*, round_: Round, table: int, draft_number: int, player_number: int) -> TableResult:
+    """The other side confirms a draft with one of their player numbers (from their tally cards)."""
+    round_ = _lock_for_scores(round_)
+    seated = list(Seating.objects.filter(round=round_, table=table).select_related("player"))
+    numbers = card_numbers(round_.night, [seating.player_id for seating in seated])
+    result = record.draft_confirm(
+        services.scoring_game(round_, table),
+        draft_number=draft_number,
+        player_number=player_number,
+        numbers={seating.seat: (numbers.get(seating.player_id), seating.player.name) for seating in seated},
+    )
+    _after_score(round_)
+    return result
+
+
+@transaction.atomic
+def hand_record(*, round_: Round, table: int, hand: rules.Hand, user=None) -> record.Hand:
+    """Add the next hand to a table's game. The head table's last hand rings the bell."""
+    round_ = _lock_for_hands(round_)
+    added = record.hand_add(_table(round_, table), hand=hand, user=user)
+    if added.head_table_done:
+        ring(round_, reason=Cause.HEAD_TABLE, at=added.hand.recorded_at, hand=added.hand.number)
+    _after_score(round_)
+    return added.hand
+
+
+@transaction.atomic
+def hand_undo(*, round_: Round, table: int) -> TableResult | None:
+    """Take back a table's last hand; its game is open again. None when no hand is left.
+
+    Undoing the head table's hand that rang the bell takes the bell back, unless another table has finished since.
+    """
+    round_ = _lock_for_hands(round_)
+    game = services.scoring_game(round_, table)
+    last = record.last_hand(game)
+    rang_it = (
+        table == HEAD_TABLE
+        and round_.bell_reason == Cause.HEAD_TABLE
+        and last is not None
+        and round_.bell_at is not None
+        and last.recorded_at >= round_.bell_at
+    )
+    if rang_it:
+        if record.hands_since(round_.pk, round_.bell_at, except_table=HEAD_TABLE):
+            raise ValidationError(
+                {"__all__": "Other tables have finished since the bell: correct this hand instead of undoing it."}
+            )
+        unring(round_, reason=Cause.HEAD_TABLE_UNDO)
+        game = services.scoring_game(round_, table)
+    result = record.hand_take_back(game)
+    Night.touch(round_.night_id)
+    return result
+
+
+@transaction.atomic
+def table_finish(*, round_: Round, table: int) -> TableResult:
+    """A table entering hand by hand says its game is over (after the bell, or when it stops early)."""
+    round_ = _lock_for_hands(round_)
+    result = record.table_finish(services.scoring_game(round_, table))
+    _after_score(round_)
+    return result

@@ -1,0 +1,90 @@
+"""The whole night as plain data, as `simulate_night --json` writes it."""
+
+from __future__ import annotations
+
+from scoring.models import TableResult
+from tournament.models import Bye, Entry, Night, Seating
+
+from .standings import night_standings
+
+
+def night_record(night: Night) -> dict:
+    """The whole night as plain data: settings, players, every round's tables and hands, standings.
+
+    This is the format `simulate_night --json` writes, in a constant number of queries whatever the night's size.
+    """
+    entries = list(Entry.objects.filter(night=night).select_related("player").order_by("player_id"))
+    house = [entry.player_id for entry in entries if entry.player.house]
+    entries = [entry for entry in entries if not entry.player.house]
+    seats: dict[tuple[int, int], dict[str, int]] = {}
+    for number, table, seat, player_id in Seating.objects.filter(round__night=night).values_list(
+        "round__number", "table", "seat", "player_id"
+    ):
+        seats.setdefault((number, table), {})[seat] = player_id
+    results = {
+        (r.round.number, r.table): r
+        for r in TableResult.objects.filter(round__night=night).select_related("round").prefetch_related("hands")
+    }
+    byes: dict[int, list[int]] = {}
+    for number, player in (
+        Bye.objects.filter(round__night=night).order_by("player_id").values_list("round__number", "player_id")
+    ):
+        byes.setdefault(number, []).append(player)
+    rounds = []
+    for round_ in night.rounds.order_by("number"):
+        tables = []
+        for (number, table), by_seat in sorted(seats.items()):
+            if number != round_.number:
+                continue
+            result = results.get((number, table))
+            tables.append(
+                {
+                    "table": table,
+                    "seats": {seat: by_seat[seat] for seat in ("N", "E", "S", "W")},
+                    "hands": [
+                        {
+                            "dealer": hand.dealer,
+                            "makers": hand.makers,
+                            "maker": hand.maker or None,
+                            "alone": hand.alone,
+                            "blind": hand.blind,
+                            "defender_alone": hand.defender_alone or None,
+                            "bid": hand.bid,
+                            "pepper": hand.pepper or None,
+                            "tricks": hand.tricks,
+                            "points": {"NS": hand.ns_points, "EW": hand.ew_points},
+                        }
+                        for hand in (result.hands.all() if result else [])
+                    ],
+                    "score": {"NS": result.ns_points, "EW": result.ew_points} if result else None,
+                    "winner": result.winner if result else None,
+                    "tie_break": (result.tie_break or None) if result else None,
+                }
+            )
+        rounds.append({"number": round_.number, "tables": tables, "byes": byes.get(round_.number, [])})
+    standings = night_standings(night)
+    return {
+        "night": {
+            "movement": night.movement,
+            "rounds": night.games,
+            "hands_per_round": night.hands_per_game,
+            "scoring": night.scoring,
+            "rules": night.rules,
+            "seed": night.seed,
+        },
+        "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
+        "house_players": house,
+        "rounds": rounds,
+        "standings": [
+            {
+                "rank": int(row.rank_label.lstrip("=")),
+                "player": row.player_id,
+                "total": row.total,
+                "wins": row.wins,
+                "loners_made": row.loners_made,
+                "euchres": row.euchres,
+                "marches": row.marches,
+            }
+            for row in standings.rows
+        ],
+    }

@@ -1,0 +1,115 @@
+"""One table's game as its pages show it: the hand-entry page and the keeper's desk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring import rules
+from scoring.models import Hand, Submission, TableResult
+from tournament.models import Round
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """One table's game as the hand-entry page shows it."""
+
+    round: Round
+    table: int
+    seats: dict[str, str]  # seat -> player name
+    result: TableResult | None
+    hands: list[Hand]
+    rules: rules.Ruleset
+
+    @property
+    def next_number(self) -> int:
+        return len(self.hands) + 1
+
+    @property
+    def next_dealer(self) -> str | None:
+        """Who deals the next hand; None before the first hand (the scorer picks)."""
+        return rules.next_dealer(self.hands[-1].dealer) if self.hands else None
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None and self.result.status == TableResult.Status.FINAL
+
+    @property
+    def by_totals(self) -> bool:
+        return self.result is not None and self.result.entry == TableResult.Entry.TOTALS
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self.result.ns_points, self.result.ew_points) if self.result else (0, 0)
+
+
+def table_game(round_: Round, table: int) -> TableGame:
+    seats = dict(round_.seatings.filter(table=table).values_list("seat", "player__name"))
+    result = TableResult.objects.filter(round=round_, table=table).first()
+    hands = list(result.hands.order_by("number")) if result else []
+    return TableGame(round_, table, seats, result, hands, rules.Ruleset.from_dict(round_.night.rules))
+
+
+@dataclass(frozen=True)
+class DeskRow:
+    """One table on the keeper's desk."""
+
+    table: int
+    ns: str
+    ew: str
+    result: TableResult | None
+    waiting: list[Submission]  # drafts and disputes typed at the table
+    status: str  # "missing", "playing", "draft", "disputed", "in"
+
+    @property
+    def label(self) -> str:
+        if self.status == "in":
+            return "in"
+        if self.status == "disputed":
+            return "disputed: " + " vs ".join(f"{s.side} says {s.ns_points}–{s.ew_points}" for s in self.waiting)
+        if self.status == "draft":
+            draft = self.waiting[-1]
+            return f"entered by {draft.side}, {draft.ns_points}–{draft.ew_points}: waiting for the other side"
+        if self.status == "playing":
+            return f"hands being entered ({self.result.hands_played})"
+        return "missing"
+
+
+def desk_rows(round_: Round) -> list[DeskRow]:
+    """Every table of a game with its state, for the keeper's desk (three queries)."""
+    names: dict[int, dict[str, str]] = {}
+    for table, seat, name in round_.seatings.values_list("table", "seat", "player__name"):
+        names.setdefault(table, {})[seat] = name
+    results = {r.table: r for r in TableResult.objects.filter(round=round_)}
+    waiting: dict[int, list[Submission]] = {}
+    for submission in Submission.objects.filter(
+        round=round_, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
+    ).order_by("number"):
+        waiting.setdefault(submission.table, []).append(submission)
+    rows = []
+    for table in sorted(names):
+        seats, result, pending = names[table], results.get(table), waiting.get(table, [])
+        if result is not None and result.status == TableResult.Status.FINAL:
+            status = "in"
+        elif any(s.status == Submission.Status.DISPUTED for s in pending):
+            status = "disputed"
+        elif pending:
+            status = "draft"
+        elif result is not None:
+            status = "playing"
+        else:
+            status = "missing"
+        rows.append(
+            DeskRow(
+                table=table,
+                ns=f"{seats.get('N', '?')} & {seats.get('S', '?')}",
+                ew=f"{seats.get('E', '?')} & {seats.get('W', '?')}",
+                result=result,
+                waiting=[s for s in pending if status != "disputed" or s.status == Submission.Status.DISPUTED],
+                status=status,
+            )
+        )
+    return rows
+
+
+def table_history(round_: Round, table: int) -> list[Submission]:
+    return list(Submission.objects.filter(round=round_, table=table).select_related("user").order_by("number"))
