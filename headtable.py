@@ -170,6 +170,15 @@ def test(pytest_args: list[str]) -> int:
         if subprocess.run([str(PY), "-m", *step], cwd=ROOT, env=env).returncode:
             say("style check failed: run `.venv/bin/ruff format .` and `.venv/bin/ruff check --fix .`")
             return 1
+    # The layers and the one way imports go (pyproject.toml's contracts), then the type hints of the core.
+    for label, step, failure in (
+        ("lint-imports", [str(BIN / "lint-imports")], "an import breaks the layers: see the broken contract above"),
+        ("mypy", [str(PY), "-m", "mypy"], "the type checks failed: see the errors above"),
+    ):
+        say(label)
+        if subprocess.run(step, cwd=ROOT, env=env).returncode:
+            say(failure)
+            return 1
     in_ci = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
     browser = _ensure_chromium()
     if not browser and in_ci:

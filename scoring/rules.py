@@ -28,7 +28,7 @@ from .seats import side_of as side_of
 
 TieRule = Literal["last_hand", "draw"]
 DefendAlone = Literal["off", "vs_loner", "any"]
-Pepper = Literal["little", "big"]
+Pepper = str  # "little" or "big": a plain string as it comes from forms and the database; the rules check it
 
 # The rules speak of seats and sides as `seats` says them; `other` and `SEATS_OF` are the rules' own names for them.
 SEATS_OF = SIDE_SEATS
@@ -166,7 +166,8 @@ class Hand:
     def of(cls, hand: Any) -> Hand:
         """The same hand from anything carrying these fields: a form's draft, a simulated hand, a stored row
         (whose empty strings mean "none")."""
-        return cls(**{name: getattr(hand, name, None) or _NONE.get(name) for name in _HAND_FIELDS})
+        values: dict[str, Any] = {name: getattr(hand, name, None) or _NONE.get(name) for name in _HAND_FIELDS}
+        return cls(**values)
 
 
 _HAND_FIELDS = ("makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper", "dealer")
@@ -308,7 +309,7 @@ def legal_hands(rules: Ruleset) -> Iterator[Hand]:
     for tricks, alone, blind, lone_defender, (bid, pepper) in itertools.product(
         range(rules.tricks_per_hand + 1), (False, True), (False, True), (None, "E"), bids
     ):
-        hand = Hand("NS", tricks, alone, "N", blind, lone_defender, bid, pepper)  # type: ignore[arg-type]
+        hand = Hand("NS", tricks, alone, "N", blind, lone_defender, bid, pepper)
         try:
             _check(hand, rules)
         except ScoringError:
@@ -342,7 +343,7 @@ def game_winner(
     ns: int,
     ew: int,
     *,
-    tie_rule: TieRule,
+    tie_rule: str,
     last_hand_winner: Side | None = None,
     draw_seed: int | None = None,
 ) -> GameOutcome:

@@ -70,8 +70,8 @@ def season_rank(
         counted = frozenset(ordered[: best_of or len(ordered)])
         best = sum(nights[night] for night in counted)
         average = total / len(nights)
-        score = {"total": total, "average": average, "best": best}[method]
-        rows.append(SeasonRow(0, False, player, len(nights), total, average, best, counted, score))
+        figure: float = {"total": total, "average": average, "best": best}[method]
+        rows.append(SeasonRow(0, False, player, len(nights), total, average, best, counted, figure))
     rows.sort(key=lambda row: (-row.score, row.player))
     ranked: list[SeasonRow] = []
     for index, row in enumerate(rows):

@@ -89,9 +89,9 @@ def start(round_: Round, *, reason: Cause, by=None, **detail) -> Round:
     night = round_.night
     if round_.status != Status.SEATED:
         raise ValidationError({"round": f"Game {round_.number} has already started."})
-    earlier = night.rounds.filter(number__lt=round_.number).exclude(status=Status.CLOSED)
-    if earlier.exists():
-        raise ValidationError({"round": f"Game {earlier.first().number} is still open: close it first."})
+    earlier = night.rounds.filter(number__lt=round_.number).exclude(status=Status.CLOSED).first()
+    if earlier is not None:
+        raise ValidationError({"round": f"Game {earlier.number} is still open: close it first."})
     now = timezone.now()
     round_.started_at = now
     round_.starts_at = None
@@ -447,7 +447,7 @@ def hand_undo(*, round_: Round, table: int) -> TableResult | None:
         and round_.bell_at is not None
         and last.recorded_at >= round_.bell_at
     )
-    if rang_it:
+    if rang_it and round_.bell_at is not None:
         if record.hands_since(round_.pk, round_.bell_at, except_table=HEAD_TABLE):
             raise ValidationError(
                 {"__all__": "Other tables have finished since the bell: correct this hand instead of undoing it."}

@@ -88,7 +88,8 @@ def plan_round(
     proposed_order: dict[Unit, tuple[int, ...]] = {}  # a pair's seats as the movement gave them
     placed: set[Unit] = set()
     for table in proposed:
-        for seat_group in SIDE_SEATS.values() if by_pairs else [(seat,) for seat in SEATS]:
+        seat_groups: list[tuple[str, ...]] = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
+        for seat_group in seat_groups:
             group = tuple(table.seats[seat] for seat in seat_group)
             unit = unit_of.get(group[0])
             if unit is not None and set(unit) == set(group) and unit not in placed:
@@ -188,7 +189,7 @@ def _resize(seats: dict[Slot, Unit | None], count: int, by_pairs: bool) -> dict[
         keep = [n for n in numbers if n not in closing]
         renumber = {old: new for new, old in enumerate(keep, start=1)}
         seats = {(renumber[t], g): u for (t, g), u in seats.items() if t in renumber}
-    groups = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
+    groups: list[tuple[str, ...]] = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
     for number in range(len({t for t, _ in seats}) + 1, count + 1):
         for group in groups:
             seats[(number, tuple(group))] = None

@@ -425,7 +425,7 @@ def _number_tables(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random
 def _seat(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random.Random) -> list[tuple[int, tuple[int, ...]]]:
     """Number the tables and record the game in the counts; returns (table number, (N, E, S, W)) per table."""
     numbers = _number_tables(groups, counts, rng)
-    seated = []
+    seated: list[tuple[int, tuple[int, ...]]] = []
     for (p, q), number in zip(groups, numbers, strict=True):
         (a, c), (b, d) = p, q
         counts.add_table(p, q)
@@ -457,10 +457,10 @@ def _whist_groups(players: int, games: int) -> list[tuple[tuple[int, ...], list[
             scale *= m
         return result
 
-    rounds = []
+    rounds: list[tuple[tuple[int, ...], list[tuple[tuple[int, int], tuple[int, int]]]]] = []
     for g in range(games):
         tables = [((add(a, g), add(c, g)), (add(b, g), add(d, g))) for a, b, c, d in base]
-        out = () if has_infinity else (g,)
+        out: tuple[int, ...] = () if has_infinity else (g,)
         rounds.append((out, tables))
     return rounds
 

@@ -411,7 +411,7 @@ def _seat_pairs(pairs, cls, infinity: bool, order: int, deadline: float) -> tupl
         for c in own:
             reached[c] += 1
         if all(reached[c] <= 2 for c in own):
-            found = match(everyone - {lone}, [])
+            found = match(everyone - {lone} if lone is not None else everyone, [])
             if found is not None:
                 head = [(order, pairs[lone][0], 0, pairs[lone][1])] if lone is not None else []
                 return tuple(head + [(pairs[i][0], pairs[j][0], pairs[i][1], pairs[j][1]) for i, j in found])
@@ -439,10 +439,10 @@ def check(v: int, entry: tuple) -> None:
         assert len(set(seated)) == len(seated) == 4 * (v // 4)
         for table in tables:
             for i, j in PARTNER_SEATS:
-                key = tuple(sorted((table[i], table[j])))
+                key = (min(table[i], table[j]), max(table[i], table[j]))
                 partners[key] = partners.get(key, 0) + 1
             for i, j in OPPONENT_SEATS:
-                key = tuple(sorted((table[i], table[j])))
+                key = (min(table[i], table[j]), max(table[i], table[j]))
                 opponents[key] = opponents.get(key, 0) + 1
     pairs = v * (v - 1) // 2
     assert len(partners) == pairs and set(partners.values()) == {1}

@@ -128,7 +128,7 @@ def season_totals(nights: Sequence[Night]) -> tuple[dict[int, dict[int, int]], d
         ):
             sums[night_id][player_id] = (games, points)
         totals.update((pk, _summed_totals(rows, sums[pk])) for pk, rows in summed.items())
-    names = {}
+    names: dict[int, str] = {}
     for pk, rows in (*read.items(), *summed.items()):
         names.update((player, rows.names[player]) for player in totals[pk])
     return totals, names
@@ -229,7 +229,10 @@ def season_player(season: Season, player_id: int) -> SeasonPlayer | None:
     line = next((row for row in table.rows if row.player_id == player_id), None)
     if line is None:
         return None
-    played, games, partners, prizes = [], [], Counter(), []
+    played: list[PlayerNight] = []
+    games: list[PlayerGame] = []
+    partners: Counter[str] = Counter()
+    prizes: list[tuple[SeasonNight, str]] = []
     for night, season_night, cell in zip(nights, table.nights, line.cells, strict=True):
         if cell.total is None:
             continue
