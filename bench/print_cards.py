@@ -84,7 +84,7 @@ def _builder(item: str, ids: dict):
     """A function that builds `item` the way the print buttons do, and what to call its output."""
     from django.urls import reverse
 
-    from tournament import selectors
+    from tournament import selectors, services
     from tournament.models import Night
     from tournament.sheets import printing
 
@@ -95,18 +95,19 @@ def _builder(item: str, ids: dict):
         return BASE_URL + reverse("scoring:table_link", args=[token])
 
     if item == "tally-cards":
-        return lambda: printing.tally_cards_bytes(night, per_page=2, blank=0), f"{night.entries.count():,} cards"
+        cards = f"{night.entries.count():,} cards"
+        return lambda: printing.sheet_bytes(night, "tally-cards", per_page=2, blank=0), cards
     if item == "score-sheets":
-        printing.table_cards_bytes(night, link_url)  # the links exist before the night starts
+        services.table_links_ensure(night=night)  # the links exist before the night starts
         tables = selectors.round_view(selectors.current_round(night)).tables
-        return lambda: printing.score_sheets_bytes(night, link_url), f"{len(tables)} sheets"
+        return lambda: printing.sheet_bytes(night, "score-sheets", link_url=link_url), f"{len(tables)} sheets"
     if item == "standings":
-        return lambda: printing.standings_bytes(night), f"{night.entries.count():,} players"
+        return lambda: printing.sheet_bytes(night, "standings"), f"{night.entries.count():,} players"
     if item == "rotation-cards":
         count = rotation.chart["players"]
-        return lambda: printing.tally_cards_bytes(rotation, per_page=2, blank=0), f"{count} numbered cards"
+        return lambda: printing.sheet_bytes(rotation, "tally-cards", per_page=2, blank=0), f"{count} numbered cards"
     if item == "wall-chart":
-        return lambda: printing.wall_chart_bytes(rotation), f"{rotation.chart['players']} numbers"
+        return lambda: printing.sheet_bytes(rotation, "chart"), f"{rotation.chart['players']} numbers"
     raise ValueError(item)
 
 

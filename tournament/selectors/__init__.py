@@ -7,8 +7,10 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 from .night import (
     SEAT_NAMES,
     FairnessRow,
+    Place,
     PlayerPlace,
     Room,
+    RoomState,
     RoundView,
     SeatFinder,
     TableView,
@@ -29,6 +31,8 @@ from .night import (
     round_view,
     seat_finder,
     table_label,
+    table_links,
+    tables_without_links,
 )
 from .record import night_record
 from .seasons import (
@@ -55,20 +59,23 @@ from .standings import (
     read_nights,
     standings_of,
 )
-from .tables import DeskRow, TableGame, desk_rows, table_game, table_history
+from .tables import DeskRow, DeskState, TableGame, desk_rows, table_game, table_history
 
 __all__ = [
     "SEAT_NAMES",
     "AwardRow",
     "DeskRow",
+    "DeskState",
     "FairnessRow",
     "GameLine",
     "NightRows",
     "NightStandings",
+    "Place",
     "PlayerGame",
     "PlayerNight",
     "PlayerPlace",
     "Room",
+    "RoomState",
     "RoundView",
     "SeasonCell",
     "SeasonLine",
@@ -108,4 +115,6 @@ __all__ = [
     "table_game",
     "table_history",
     "table_label",
+    "table_links",
+    "tables_without_links",
 ]

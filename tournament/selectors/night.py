@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from scoring.models import TableResult
+from scoring.models import TableLink, TableResult
 from scoring.seats import PARTNER_SEAT, SEAT_NAMES, SEATS
 
 from ..models import Bye, Entry, Night, Player, Round, Seating
@@ -79,11 +81,13 @@ def card_numbers(night: Night, player_ids) -> dict[int, int]:
     player_ids = list(player_ids)
     if night.movement != Night.Movement.ROTATION:
         return {player: player for player in player_ids}
-    return dict(
-        Entry.objects.filter(night=night, player_id__in=player_ids, number__isnull=False).values_list(
-            "player_id", "number"
-        )
-    )
+    return {
+        player: number
+        for player, number in Entry.objects.filter(
+            night=night, player_id__in=player_ids, number__isnull=False
+        ).values_list("player_id", "number")
+        if number is not None
+    }
 
 
 def player_by_card_number(night: Night, number: int) -> int | None:
@@ -174,9 +178,11 @@ def fairness(night: Night) -> list[FairnessRow]:
             games[player] += 1
             head[player] += table == 1
             partner = seats.get(PARTNER_SEAT[seat])
-            partners[player][partner] = partners[player].get(partner, 0) + 1
+            if partner is not None:
+                partners[player][partner] = partners[player].get(partner, 0) + 1
             for other in (seats.get(s) for s in SEATS if s not in (seat, PARTNER_SEAT[seat])):
-                opponents[player][other] = opponents[player].get(other, 0) + 1
+                if other is not None:
+                    opponents[player][other] = opponents[player].get(other, 0) + 1
 
     def named(counts: dict[int, int], more_than: int) -> dict[str, int]:
         return {
@@ -205,6 +211,26 @@ def round_byes(round_: Round) -> list[str]:
     return sorted(round_.byes.filter(player__house=False).values_list("player__name", flat=True), key=str.lower)
 
 
+class Place(models.TextChoices):
+    """Where a registered player is in the current game."""
+
+    SEATED = "seated"
+    BYE = "bye"
+    NEXT = "next"  # registered, joins the next game
+    GONE = "gone"
+
+
+class RoomState(models.TextChoices):
+    """What the room is doing, for the room display and the phones."""
+
+    WAITING = "waiting"
+    SEATED = "seated"
+    BREAK = "break"
+    PLAYING = "playing"
+    BELL = "bell"
+    FINISHED = "finished"
+
+
 def players_in_play(night: Night, round_: Round | None) -> list[dict]:
     """Every registered player with where they are in the current game: a table, a bye, or gone."""
     seated = dict(round_.seatings.values_list("player_id", "table")) if round_ else {}
@@ -212,14 +238,14 @@ def players_in_play(night: Night, round_: Round | None) -> list[dict]:
     rows = []
     for entry in night.entries.filter(player__house=False).select_related("player").order_by("player__name"):
         if not entry.active:
-            where = "gone"
+            place, where = Place.GONE, "gone"
         elif entry.player_id in seated:
-            where = f"table {seated[entry.player_id]}"
+            place, where = Place.SEATED, f"table {seated[entry.player_id]}"
         elif entry.player_id in sitting_out:
-            where = "sitting out"
+            place, where = Place.BYE, "sitting out"
         else:
-            where = "joins next game"
-        rows.append({"entry": entry, "where": where})
+            place, where = Place.NEXT, "joins next game"
+        rows.append({"entry": entry, "place": place, "where": where})
     return rows
 
 
@@ -230,7 +256,7 @@ class Room:
     night: Night
     round: Round | None
     stamp: str  # changes whenever anything the room sees changes
-    state: str  # "waiting", "seated", "break", "playing", "bell", "finished"
+    state: RoomState
     headline: str
     detail: str
     tables_in: int = 0
@@ -254,26 +280,38 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
     current = current_round(night)
     stamp = f"{night.moved_at.timestamp():.6f}"
     if night.status == Night.Status.FINISHED:
-        return Room(night, current, stamp, "finished", "Thank you for playing!", f"All {night.games} games played.")
+        return Room(
+            night, current, stamp, RoomState.FINISHED, "Thank you for playing!", f"All {night.games} games played."
+        )
     if current is None:
-        return Room(night, None, stamp, "waiting", night.name, "The seating is drawn once everyone is registered.")
+        return Room(
+            night, None, stamp, RoomState.WAITING, night.name, "The seating is drawn once everyone is registered."
+        )
     finished = TableResult.objects.filter(round=current, status=TableResult.Status.FINAL).count()
     tables = current.seatings.values("table").distinct().count()
     finder = seat_finder(current) if with_finder else []
-    base = {"night": night, "round": current, "stamp": stamp, "tables_in": finished, "tables": tables}
+    base: dict[str, Any] = {"night": night, "round": current, "stamp": stamp, "tables_in": finished, "tables": tables}
     number = f"Game {current.number} of {night.games}"
     if current.status == Round.Status.SEATED and current.starts_at:
         return Room(
-            **base, state="break", headline="Break", detail=f"{number} starts at the end of the break.", finder=finder
+            **base,
+            state=RoomState.BREAK,
+            headline="Break",
+            detail=f"{number} starts at the end of the break.",
+            finder=finder,
         )
     if current.status == Round.Status.SEATED:
         return Room(
-            **base, state="seated", headline=number, detail="Find your seat: the game starts soon.", finder=finder
+            **base,
+            state=RoomState.SEATED,
+            headline=number,
+            detail="Find your seat: the game starts soon.",
+            finder=finder,
         )
     if current.status == Round.Status.BELL:
         return Room(
             **base,
-            state="bell",
+            state=RoomState.BELL,
             headline="BELL — finish the hand you are playing",
             detail=f"Scores in: {finished} of {tables} tables",
             finder=finder,
@@ -283,7 +321,7 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
         if current.ends_at or current.paused_left
         else f"The head table's hand {night.hands_per_game} rings the bell"
     )
-    return Room(**base, state="playing", headline=number, detail=detail, finder=finder)
+    return Room(**base, state=RoomState.PLAYING, headline=number, detail=detail, finder=finder)
 
 
 @dataclass(frozen=True)
@@ -347,3 +385,15 @@ def clock(round_: Round | None) -> dict:
         "warn_ms": round_.night.warning_minutes * 60_000,
         "left_text": f"{seconds // 60}:{seconds % 60:02d}",
     }
+
+
+def table_links(night: Night) -> list[TableLink]:
+    """The live link of each table, in table order (made by the services when the seating is drawn)."""
+    return list(TableLink.objects.filter(night=night, active=True).order_by("table"))
+
+
+def tables_without_links(night: Night) -> list[int]:
+    """Tables of the night's latest game with no live link (a night seated before links were made with the seating)."""
+    current = night.rounds.order_by("-number").first()
+    tables = set(current.seatings.values_list("table", flat=True)) if current else set()
+    return sorted(tables - set(TableLink.objects.filter(night=night, active=True).values_list("table", flat=True)))

@@ -1,25 +1,65 @@
-"""Big print batches: made by a Celery task with progress the page can show. Small batches come straight back.
+"""Every printed sheet, in one registry: an identifier, a title, what it reads and how it draws.
 
-Services: `print_job_start` (the view's side: one transaction, the task sent on commit) and `print_job_run`
-(the task's side: builds the file, saving progress as it goes, harmless if run twice).
+`SHEETS` holds each sheet once. Its `read` gathers what the sheet shows from the selectors (reading only: a sheet
+never writes; table links are made when the seating is drawn); its `draw` turns that into PDF bytes with
+`tournament.sheets.pdf`. `sheet_bytes` builds any of them, for the pages, `manage.py print_sheets` and the print
+job: a big batch of any sheet is built by the worker (`print_job_start`, `print_job_run`) while the page shows
+its progress.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from django.core.files.base import ContentFile
 from django.db import transaction
-
-from tournament.selectors import game_lines, night_standings
-from tournament.sheets import pdf
+from django.urls import reverse
 
 from .. import charts, dispatch, selectors
 from ..models import Night, PrintJob, Round
-from ..services import table_links_ensure
+from . import pdf
 
-# More cards than this are built by the worker, with a progress bar; fewer come straight back.
+# More items (cards, sheets) than this are built by the worker, with a progress bar; fewer come straight back.
 BATCH_THRESHOLD = 300
+
+# A table's scoring link from its token: the pages build it from the request, the command and the worker from a
+# base address.
+LinkUrl = Callable[[str], str]
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to print a sheet: which game, how many cards a page, blank cards, the address in the QR codes."""
+
+    game: int | None = None
+    per_page: int = 2
+    blank: int = 0
+    base_url: str = ""
+    link_url: LinkUrl | None = field(default=None, compare=False)
+
+    def link(self, token: str) -> str:
+        if self.link_url is not None:
+            return self.link_url(token)
+        return self.base_url.rstrip("/") + reverse("scoring:table_link", args=[token])
+
+    def as_params(self) -> dict[str, Any]:
+        """What a print job stores to build the same sheet later (the base address stands in for the link)."""
+        return {key: value for key, value in asdict(self).items() if key != "link_url"}
+
+
+@dataclass(frozen=True)
+class Sheet:
+    key: str  # as in the address and `print_sheets --sheet`
+    title: str
+    unit: str  # what the progress counts: "cards", "sheets", "pages"
+    read: Callable[[Night, Options], Any]  # the data the sheet shows, from the selectors
+    draw: Callable[[pdf.SheetHeader, Any, Options, Progress | None], bytes]
+    file_name: Callable[[Night, Options], str]
+    # How many units the data makes: a batch above BATCH_THRESHOLD goes to the worker. None: always one print.
+    count: Callable[[Any], int] | None = None
 
 
 def header(night: Night) -> pdf.SheetHeader:
@@ -31,17 +71,23 @@ def header(night: Night) -> pdf.SheetHeader:
     )
 
 
-def tally_cards(night: Night, *, per_page: int, blank: int) -> list[pdf.TallyCard]:
-    if blank:
-        return [pdf.TallyCard("", [], number) for number in range(1, blank + 1)]
-    lines = game_lines(night)
-    return [
-        pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.player_id)
-        for entry in selectors.night_entries(night)
-    ]
+def _game(night: Night, number: int | None) -> Round | None:
+    if number is None:
+        return selectors.current_round(night)
+    return night.rounds.filter(number=number).first()
 
 
-def rotation_cards(night: Night) -> list[pdf.PlanCard]:
+# ---- what each sheet reads ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TallyCards:
+    games: int
+    cards: list[pdf.TallyCard] | None = None  # a progressive night's cards (or blank ones)
+    plan: list[pdf.PlanCard] | None = None  # a rotation night's numbered cards
+
+
+def _rotation_cards(night: Night) -> list[pdf.PlanCard]:
     """A card for every number on the night's chart, names printed where the number is taken."""
     cards = []
     for card in charts.plan_cards(night):
@@ -61,34 +107,210 @@ def rotation_cards(night: Night) -> list[pdf.PlanCard]:
     return cards
 
 
-def wall_chart_bytes(night: Night) -> bytes:
+def _read_tally_cards(night: Night, options: Options) -> TallyCards:
+    if night.movement == Night.Movement.ROTATION and night.chart:
+        return TallyCards(night.games, plan=_rotation_cards(night))
+    if options.blank:
+        return TallyCards(night.games, cards=[pdf.TallyCard("", [], number) for number in range(1, options.blank + 1)])
+    lines = selectors.game_lines(night)
+    cards = [
+        pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.player_id)
+        for entry in selectors.night_entries(night)
+    ]
+    return TallyCards(night.games, cards=cards)
+
+
+def _draw_tally_cards(head: pdf.SheetHeader, data: TallyCards, options: Options, progress: Progress | None) -> bytes:
+    if data.plan is not None:
+        return pdf.rotation_cards_pdf(head, data.plan, per_page=options.per_page)
+    return pdf.tally_cards_pdf(head, data.cards or [], data.games, per_page=options.per_page, progress=progress)
+
+
+def _read_table_cards(night: Night, options: Options) -> list[pdf.TableCard]:
+    links = selectors.table_links(night)
+    count = len(links)
+    return [
+        pdf.TableCard(
+            table=link.table,
+            label=selectors.table_label(link.table, count).upper() if count > 1 else "",
+            url=options.link(link.token),
+        )
+        for link in links
+    ]
+
+
+@dataclass(frozen=True)
+class Seating:
+    game: int
+    lines: list[pdf.SeatLine]
+    tables: list[pdf.SeatTable]
+
+
+def _read_seating(night: Night, options: Options) -> Seating:
+    round_ = _game(night, options.game)
+    if round_ is None:
+        return Seating(0, [], [])
+    lines = [
+        pdf.SeatLine(line.name, f"Table {line.table} · {line.seat_name}" if line.table else "sits out", line.partner)
+        for line in selectors.seat_finder(round_)
+    ]
+    tables = [
+        pdf.SeatTable(table.number, table.label.lower(), table.seats) for table in selectors.round_view(round_).tables
+    ]
+    return Seating(round_.number, lines, tables)
+
+
+@dataclass(frozen=True)
+class ScoreSheets:
+    hands: int
+    sheets: list[pdf.ScoreSheet]
+
+
+def _read_score_sheets(night: Night, options: Options) -> ScoreSheets:
+    round_ = _game(night, options.game)
+    links = {link.table: link.token for link in selectors.table_links(night)}
+    sheets = [
+        pdf.ScoreSheet(
+            table=table.number,
+            label=table.label.lower(),
+            game=round_.number,
+            seats=table.seats,
+            url=options.link(links[table.number]),
+        )
+        for table in (selectors.round_view(round_).tables if round_ else [])
+        if table.number in links
+    ]
+    return ScoreSheets(night.hands_per_game, sheets)
+
+
+@dataclass(frozen=True)
+class WallChart:
+    games: list[pdf.WallGame]
+    tables: int
+    note: str
+
+
+def _read_wall_chart(night: Night, options: Options) -> WallChart:
     chart = charts.night_chart(night)
     games = [
         pdf.WallGame(game.number, {table.number: table.seats for table in game.tables}, game.sit_out)
         for game in (chart.rounds if chart else ())
     ]
-    tables = max((len(game.tables) for game in games), default=0)
     note = f"{chart.players} numbers, {chart.games} games" if chart else ""
     if chart and chart.perfect:
         note += ": everyone partners everyone else at most once"
-    return pdf.wall_chart_pdf(header(night), games, tables, note)
+    return WallChart(games, max((len(game.tables) for game in games), default=0), note)
 
 
-def tally_cards_bytes(night: Night, *, per_page: int, blank: int, progress=None) -> bytes:
-    if night.movement == Night.Movement.ROTATION and night.chart:
-        return pdf.rotation_cards_pdf(header(night), rotation_cards(night), per_page=per_page)
-    cards = tally_cards(night, per_page=per_page, blank=blank)
-    return pdf.tally_cards_pdf(header(night), cards, night.games, per_page=per_page, progress=progress)
+def _current_number(night: Night, options: Options) -> int:
+    round_ = _game(night, options.game)
+    return round_.number if round_ else 0
+
+
+def _seating_name(night: Night, options: Options) -> str:
+    number = _current_number(night, options)
+    return f"seating-game-{number}" if number else "seating"
+
+
+SHEETS: dict[str, Sheet] = {
+    sheet.key: sheet
+    for sheet in (
+        Sheet(
+            "tally-cards",
+            "Tally cards",
+            "cards",
+            _read_tally_cards,
+            _draw_tally_cards,
+            lambda night, options: "blank-tally-cards" if options.blank else "tally-cards",
+            lambda data: len(data.plan if data.plan is not None else data.cards),
+        ),
+        Sheet(
+            "score-sheets",
+            "Score sheets",
+            "sheets",
+            _read_score_sheets,
+            lambda head, data, options, progress: pdf.score_sheets_pdf(head, data.sheets, data.hands),
+            lambda night, options: f"score-sheets-game-{_current_number(night, options)}",
+            lambda data: len(data.sheets),
+        ),
+        Sheet(
+            "table-cards",
+            "Table cards",
+            "cards",
+            _read_table_cards,
+            lambda head, data, options, progress: pdf.table_cards_pdf(head, data),
+            lambda night, options: "table-cards",
+            len,
+        ),
+        Sheet(
+            "seating",
+            "Seating sheet",
+            "pages",
+            _read_seating,
+            lambda head, data, options, progress: pdf.seating_pdf(head, data.game, data.lines, data.tables),
+            _seating_name,
+        ),
+        Sheet(
+            "standings",
+            "Standings",
+            "pages",
+            lambda night, options: selectors.night_standings(night),
+            lambda head, data, options, progress: pdf.standings_pdf(head, data),
+            lambda night, options: "standings",
+        ),
+        Sheet(
+            "chart",
+            "Rotation wall chart",
+            "pages",
+            _read_wall_chart,
+            lambda head, data, options, progress: pdf.wall_chart_pdf(head, data.games, data.tables, data.note),
+            lambda night, options: "rotation-chart",
+        ),
+    )
+}
+
+
+def sheet_of(key: str) -> Sheet:
+    try:
+        return SHEETS[key]
+    except KeyError:
+        raise ValueError(f"Unknown sheet {key!r}: use one of {', '.join(SHEETS)}.") from None
+
+
+def sheet_bytes(night: Night, key: str, *, progress: Progress | None = None, **options: Any) -> bytes:
+    """Any sheet by its key in SHEETS, as PDF bytes."""
+    sheet = sheet_of(key)
+    chosen = Options(**options)
+    return sheet.draw(header(night), sheet.read(night, chosen), chosen, progress)
+
+
+def batch_size(night: Night, key: str, **options: Any) -> int:
+    """How many cards or sheets a print of this sheet makes (without drawing it)."""
+    if key == "tally-cards" and not (night.movement == Night.Movement.ROTATION and night.chart):
+        return options.get("blank") or night.entries.filter(player__house=False).count()
+    sheet = sheet_of(key)
+    return sheet.count(sheet.read(night, Options(**options))) if sheet.count else 1
+
+
+# ---- the print job: a big batch built by the worker, with progress ------------------------------------------------
 
 
 @transaction.atomic
-def print_job_start(*, night: Night, per_page: int, blank: int) -> PrintJob:
-    job = PrintJob.objects.create(night=night, kind="tally_cards", params={"per_page": per_page, "blank": blank})
+def print_job_start(*, night: Night, sheet: str, **options: Any) -> PrintJob:
+    """Queue a sheet for the worker (`options` as `sheet_bytes` takes them, with `base_url` for any QR codes)."""
+    sheet_of(sheet)
+    job = PrintJob.objects.create(night=night, kind=sheet, params=Options(**options).as_params())
     dispatch.send_on_commit(dispatch.BUILD_PRINT_JOB, job.pk)
     return job
 
 
+def job_sheet(job: PrintJob) -> Sheet:
+    """The sheet a job prints (jobs stored before the registry say "tally_cards")."""
+    return sheet_of(job.kind.replace("_", "-"))
+
+
 def print_job_run(*, job_id: int) -> PrintJob:
+    """The worker's side: build the file, saving progress as it goes. Harmless if run twice."""
     job = PrintJob.objects.select_related("night").get(pk=job_id)
     if job.status in (PrintJob.Status.DONE, PrintJob.Status.RUNNING):
         return job  # a task delivered twice builds once
@@ -97,96 +319,16 @@ def print_job_run(*, job_id: int) -> PrintJob:
     def progress(done: int, total: int) -> None:
         PrintJob.objects.filter(pk=job.pk).update(done=done, total=total)
 
+    sheet = job_sheet(job)
     try:
-        content = tally_cards_bytes(job.night, progress=progress, **job.params)
+        content = sheet_bytes(job.night, sheet.key, progress=progress, **job.params)
     except Exception as error:
         PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.FAILED, error=str(error)[:300])
         raise
     job.refresh_from_db()
-    job.file.save(f"tally-cards-{job.night_id}-{job.pk}.pdf", ContentFile(content), save=False)
+    job.file.save(f"{sheet.key}-{job.night_id}-{job.pk}.pdf", ContentFile(content), save=False)
     job.status = PrintJob.Status.DONE
+    job.total = job.total or 1
     job.done = job.total
-    job.save(update_fields=["file", "status", "done"])
+    job.save(update_fields=["file", "status", "done", "total"])
     return job
-
-
-# ---- every sheet by name, for the pages and for `manage.py print_sheets` ----------------------------------------
-
-# A table's scoring link from its token: the pages build it from the request, the command from --base-url.
-LinkUrl = Callable[[str], str]
-SHEETS = ("tally-cards", "score-sheets", "table-cards", "seating", "standings", "chart")
-
-
-def _game(night: Night, number: int | None) -> Round | None:
-    if number is None:
-        return selectors.current_round(night)
-    return night.rounds.filter(number=number).first()
-
-
-def table_cards_bytes(night: Night, link_url: LinkUrl) -> bytes:
-    """A card for each table with its number, head or tail, and the QR code of its scoring link."""
-    links = table_links_ensure(night=night)
-    count = len(links)
-    cards = [
-        pdf.TableCard(
-            table=link.table,
-            label=selectors.table_label(link.table, count).upper() if count > 1 else "",
-            url=link_url(link.token),
-        )
-        for link in links
-    ]
-    return pdf.table_cards_pdf(header(night), cards)
-
-
-def seating_bytes(night: Night, game: int | None = None) -> bytes:
-    """The wall sheet for a game (the latest seated one unless `game` is given)."""
-    round_ = _game(night, game)
-    if round_ is None:
-        return pdf.seating_pdf(header(night), 0, [], [])
-    lines = [
-        pdf.SeatLine(line.name, f"Table {line.table} · {line.seat_name}" if line.table else "sits out", line.partner)
-        for line in selectors.seat_finder(round_)
-    ]
-    tables = [
-        pdf.SeatTable(table.number, table.label.lower(), table.seats) for table in selectors.round_view(round_).tables
-    ]
-    return pdf.seating_pdf(header(night), round_.number, lines, tables)
-
-
-def score_sheets_bytes(night: Night, link_url: LinkUrl, game: int | None = None) -> bytes:
-    """A score sheet for each table of a game, with the table's QR code for phone entry."""
-    round_ = _game(night, game)
-    links = {link.table: link.token for link in table_links_ensure(night=night)}
-    sheets = [
-        pdf.ScoreSheet(
-            table=table.number,
-            label=table.label.lower(),
-            game=round_.number,
-            seats=table.seats,
-            url=link_url(links[table.number]),
-        )
-        for table in (selectors.round_view(round_).tables if round_ else [])
-        if table.number in links
-    ]
-    return pdf.score_sheets_pdf(header(night), sheets, night.hands_per_game)
-
-
-def standings_bytes(night: Night) -> bytes:
-    return pdf.standings_pdf(header(night), night_standings(night))
-
-
-def sheet_bytes(night: Night, sheet: str, *, link_url: LinkUrl, game: int | None = None, per_page: int = 2) -> bytes:
-    """Any sheet by its name in SHEETS."""
-    if sheet == "tally-cards":
-        return tally_cards_bytes(night, per_page=per_page, blank=0)
-    if sheet == "score-sheets":
-        return score_sheets_bytes(night, link_url, game)
-    if sheet == "table-cards":
-        return table_cards_bytes(night, link_url)
-    if sheet == "seating":
-        return seating_bytes(night, game)
-    if sheet == "standings":
-        return standings_bytes(night)
-    if sheet == "chart":
-        return wall_chart_bytes(night)
-    raise ValueError(f"Unknown sheet {sheet!r}: use one of {', '.join(SHEETS)}.")

@@ -11,8 +11,7 @@ from .. import charts, services
 from ..forms import ChartForm, NumberForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
-from ..sheets import printing
-from .sheets import _pdf
+from .sheets import _sheet
 
 
 def _page(request, night: Night, *, chart_form=None, number_form=None):
@@ -70,4 +69,4 @@ def chart_number(request, night_id: int):
 @organizer_required
 def wall_chart_pdf(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    return _pdf(printing.wall_chart_bytes(night), night, "rotation-chart")
+    return _sheet(request, night, "chart")

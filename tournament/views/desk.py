@@ -17,7 +17,7 @@ from tournament.forms import apply_errors
 from tournament.models import Night, Round
 from tournament.permissions import keeper_required, organizer_required
 
-from .. import game, services
+from .. import game, selectors, services
 from ..score_forms import DeskForm
 from ..selectors import desk_rows
 from ..selectors import table_history as history_of
@@ -109,10 +109,16 @@ def table_history(request, night_id: int, number: int, table: int):
 
 @organizer_required
 def table_links(request, night_id: int):
+    """Every table's link and QR code. Reading only: the seating makes the links; a POST makes any that are missing
+    (a night seated before the seating made them)."""
     night = get_object_or_404(Night, pk=night_id)
-    links = services.table_links_ensure(night=night)
+    if request.method == "POST":
+        services.table_links_ensure(night=night)
+        return redirect("scoring:table_links", night.pk)
+    links = selectors.table_links(night)
     rows = [(link, request.build_absolute_uri(reverse("scoring:table_link", args=[link.token]))) for link in links]
-    return TemplateResponse(request, "scoring/table_links.html", {"night": night, "rows": rows})
+    context = {"night": night, "rows": rows, "missing": selectors.tables_without_links(night)}
+    return TemplateResponse(request, "scoring/table_links.html", context)
 
 
 @organizer_required

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.urls import reverse
 
 from tournament.models import Night
 from tournament.sheets import printing
@@ -36,13 +35,8 @@ class Command(BaseCommand):
         game = options["game"]
         if game is not None and not night.rounds.filter(number=game).exists():
             raise CommandError(f"Game {game} has not been seated.")
-        base = options["base_url"].rstrip("/")
         content = printing.sheet_bytes(
-            night,
-            options["sheet"],
-            link_url=lambda token: base + reverse("scoring:table_link", args=[token]),
-            game=game,
-            per_page=options["per_page"],
+            night, options["sheet"], base_url=options["base_url"], game=game, per_page=options["per_page"]
         )
         options["out"].write_bytes(content)
         self.stdout.write(f"Wrote {options['out']} ({len(content):,} bytes).")
