@@ -22,15 +22,15 @@ from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.services import result_extras_refresh
 
-from .models import Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
+from .models import NIGHT_SETTINGS, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
 
 FORMAT = "headtable-night"
 VERSION = 2
+# The night's settings (the date and the chart numbering apart: see below) and its state.
 NIGHT_FIELDS = (
-    "name venue movement fill bye_credit bye_points rank_by games hands_per_game minutes_per_game warning_minutes "
-    "auto_advance break_after break_minutes scoring rules tie_rule confirm_results paper seed status "
-    "tie_chain final_draw prizes one_prize_each"
-).split()
+    *(name for name in NIGHT_SETTINGS if name not in ("date", "numbering")),
+    *("rules", "seed", "status"),
+)
 # Settings added after the format was first written: a backup made before them restores with these values.
 LATER_NIGHT_FIELDS = {"chart_size": None, "numbering": "arrival", "chart": None}
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.

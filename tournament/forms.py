@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .models import Night, Player
+from .models import NIGHT_SETTINGS, Night, Player
 
 
 def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None) -> None:
@@ -25,32 +25,7 @@ def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, st
 class NightForm(forms.ModelForm):
     class Meta:
         model = Night
-        fields = [
-            "name",
-            "date",
-            "venue",
-            "movement",
-            "numbering",
-            "fill",
-            "bye_credit",
-            "bye_points",
-            "rank_by",
-            "tie_chain",
-            "final_draw",
-            "prizes",
-            "one_prize_each",
-            "games",
-            "hands_per_game",
-            "minutes_per_game",
-            "warning_minutes",
-            "auto_advance",
-            "break_after",
-            "break_minutes",
-            "scoring",
-            "tie_rule",
-            "confirm_results",
-            "paper",
-        ]
+        fields = list(NIGHT_SETTINGS)
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
         help_texts = {
             "games": "Ten is the classic night.",

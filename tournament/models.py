@@ -21,16 +21,20 @@ def default_rules() -> dict:
     return STANDARD.as_dict()
 
 
+# The longest name a player may have (the roster, the cards and the pages are laid out for it).
+NAME_LENGTH = 80
+
+
 class Player(models.Model):
     """A person on the club's roster; kept across nights."""
 
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=NAME_LENGTH)
     # A placeholder or volunteer who fills an empty seat; never in the standings.
     house = models.BooleanField(default=False)
     club_number = models.CharField("club or membership number", max_length=20, blank=True)
     category = models.CharField(max_length=40, blank=True, help_text="For prizes within a group, e.g. lady or man.")
     # The name folded for comparison, kept here because SQLite's lower() ignores letters like Ł and É.
-    name_key = models.CharField(max_length=80, unique=True, editable=False)
+    name_key = models.CharField(max_length=NAME_LENGTH, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -206,6 +210,36 @@ class Night(models.Model):
         """Tell the pages that something changed: a score, or (`moved`) the seating or the game's state."""
         now = timezone.now()
         Night.objects.filter(pk=night_id).update(changed_at=now, **({"moved_at": now} if moved else {}))
+
+
+# The organizer's choices for a night, said once: the night's form shows these fields, `night_create` takes them
+# and the backup keeps them (with the night's state beside them).
+NIGHT_SETTINGS: tuple[str, ...] = (
+    "name",
+    "date",
+    "venue",
+    "movement",
+    "numbering",
+    "fill",
+    "bye_credit",
+    "bye_points",
+    "rank_by",
+    "tie_chain",
+    "final_draw",
+    "prizes",
+    "one_prize_each",
+    "games",
+    "hands_per_game",
+    "minutes_per_game",
+    "warning_minutes",
+    "auto_advance",
+    "break_after",
+    "break_minutes",
+    "scoring",
+    "tie_rule",
+    "confirm_results",
+    "paper",
+)
 
 
 class Entry(models.Model):

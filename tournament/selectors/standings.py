@@ -67,8 +67,14 @@ class NightStandings:
     low: list[StandingRow]
     chain: list[str]
     bye_note: str  # how a bye counts, said on every standings page and sheet
-    ranked_by: str
+    ranked_by: str  # the first link of the chain, in words
     awards: list[AwardRow]
+    ranked_by_key: str = ""  # the same link's key (a metric of scoring.standings)
+
+    @property
+    def by_average(self) -> bool:
+        """Ranked by average per game first: the standings then show each player's average."""
+        return self.ranked_by_key == "average"
 
 
 @dataclass(frozen=True)
@@ -350,43 +356,12 @@ def _lines(rows: NightRows) -> dict[int, list[_Line]]:
 
 
 def _tallies(rows: NightRows) -> dict[int, standings_core.PlayerTotals]:
-    """Every player's night totals: exactly `standings.add_up` of their `_lines`, without making the lines.
+    """Every player's night totals: `standings.add_up` of their tally lines, the one tally arithmetic there is.
 
     Players with a tally but no game or bye yet are there with zeros.
     """
-    night = rows.night
-    no_extras = rules.NO_EXTRAS
-    totals = {player: standings_core.PlayerTotals(player) for player in sorted(rows.players)}
-    game_totals: dict[int, list[int]] = {}  # game -> [sum of tallies, count]
-    for player, number, _, _, tally, _, conceded, won, earned in _seat_tallies(rows):
-        row = totals[player]
-        row.total += tally
-        row.per_round[number] = tally
-        row.conceded += conceded
-        if won:
-            row.wins += 1
-        if not row.games or tally > row.best_game:
-            row.best_game = tally
-        row.games += 1
-        if earned is not no_extras:
-            row.loners_made += earned.loners_made
-            row.loners_tried += earned.loners_tried
-            row.euchres += earned.euchres
-            row.marches += earned.marches
-        game = game_totals.get(number)
-        if game is None:
-            game_totals[number] = [tally, 1]
-        else:
-            game[0] += tally
-            game[1] += 1
-    for player, number in rows.byes:
-        row = totals[player]
-        game_total, game_count = game_totals.get(number, (0, 0))
-        credit = _bye_credit(night, row.total, row.games + row.byes, game_total, game_count)
-        row.total += credit
-        row.per_round.setdefault(number, credit)  # in game order a bye comes before a game of the same number
-        row.byes += 1
-    return totals
+    lines = _lines(rows)
+    return standings_core.add_up((line for player_lines in lines.values() for line in player_lines), sorted(lines))
 
 
 def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
@@ -485,6 +460,7 @@ def standings_of(rows: NightRows) -> NightStandings:
         chain=[metric.label for metric in chain],
         bye_note=BYE_NOTES.get(night.bye_credit, "").format(points=night.bye_points),
         ranked_by=chain[0].label,
+        ranked_by_key=chain[0].key,
         awards=awards,
     )
 

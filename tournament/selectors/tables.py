@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import models
+
 from scoring import rules
 from scoring.models import Hand, Submission, TableResult
 from tournament.models import Round
@@ -49,6 +51,16 @@ def table_game(round_: Round, table: int) -> TableGame:
     return TableGame(round_, table, seats, result, hands, rules.Ruleset.from_dict(round_.night.rules))
 
 
+class DeskState(models.TextChoices):
+    """Where a table's score stands on the keeper's desk."""
+
+    MISSING = "missing"
+    PLAYING = "playing"  # hands being entered
+    DRAFT = "draft"  # typed at the table, waiting for the other side
+    DISPUTED = "disputed"
+    IN = "in"
+
+
 @dataclass(frozen=True)
 class DeskRow:
     """One table on the keeper's desk."""
@@ -58,19 +70,19 @@ class DeskRow:
     ew: str
     result: TableResult | None
     waiting: list[Submission]  # drafts and disputes typed at the table
-    status: str  # "missing", "playing", "draft", "disputed", "in"
+    status: DeskState
 
     @property
     def label(self) -> str:
-        if self.status == "in":
+        if self.status == DeskState.IN:
             return "in"
-        if self.status == "disputed":
+        if self.status == DeskState.DISPUTED:
             return "disputed: " + " vs ".join(f"{s.side} says {s.ns_points}–{s.ew_points}" for s in self.waiting)
-        if self.status == "draft":
+        if self.status == DeskState.DRAFT:
             draft = self.waiting[-1]
             return f"entered by {draft.side}, {draft.ns_points}–{draft.ew_points}: waiting for the other side"
-        if self.status == "playing":
-            return f"hands being entered ({self.result.hands_played})"
+        if self.status == DeskState.PLAYING:
+            return f"hands being entered ({self.result.hands_played if self.result else 0})"
         return "missing"
 
 
@@ -89,22 +101,22 @@ def desk_rows(round_: Round) -> list[DeskRow]:
     for table in sorted(names):
         seats, result, pending = names[table], results.get(table), waiting.get(table, [])
         if result is not None and result.status == TableResult.Status.FINAL:
-            status = "in"
+            status = DeskState.IN
         elif any(s.status == Submission.Status.DISPUTED for s in pending):
-            status = "disputed"
+            status = DeskState.DISPUTED
         elif pending:
-            status = "draft"
+            status = DeskState.DRAFT
         elif result is not None:
-            status = "playing"
+            status = DeskState.PLAYING
         else:
-            status = "missing"
+            status = DeskState.MISSING
         rows.append(
             DeskRow(
                 table=table,
                 ns=f"{seats.get('N', '?')} & {seats.get('S', '?')}",
                 ew=f"{seats.get('E', '?')} & {seats.get('W', '?')}",
                 result=result,
-                waiting=[s for s in pending if status != "disputed" or s.status == Submission.Status.DISPUTED],
+                waiting=[s for s in pending if status != DeskState.DISPUTED or s.status == Submission.Status.DISPUTED],
                 status=status,
             )
         )

@@ -15,6 +15,7 @@ from tournament.selectors import night_standings
 
 from .. import selectors
 from ..models import Night
+from ..selectors import RoomState
 
 
 def _unchanged(request, night_id: int) -> bool:
@@ -57,7 +58,9 @@ def room_display(request, night_id: int):
         room = selectors.room(night)
         count_stamp = selectors.night_stamp(night_id, moved=False)
         context = {"night": night, "room": room, "count_stamp": count_stamp, **selectors.clock(room.round)}
-        if room.state in ("seated", "break", "finished") or (room.round and room.round.number > 1):
+        if room.state in (RoomState.SEATED, RoomState.BREAK, RoomState.FINISHED) or (
+            room.round and room.round.number > 1
+        ):
             context["standings"] = night_standings(night)
         template = "tournament/room_display.html"
         response = TemplateResponse(request, f"{template}#room" if request.htmx else template, context)
