@@ -173,7 +173,7 @@ def test_rotation_tally_cards_print_each_players_whole_night():
     register(night, 13)
     services.night_draw(night=night, seed=8)
     night.refresh_from_db()
-    pages, text = pdf_text(printing.tally_cards_bytes(night, per_page=1, blank=0))
+    pages, text = pdf_text(printing.sheet_bytes(night, "tally-cards", per_page=1, blank=0))
     assert pages == 13
     card = charts.plan_cards(night, numbers=[1])[0]
     assert card.name == NAMES[0]
@@ -189,15 +189,15 @@ def test_numbered_cards_and_the_wall_chart_before_the_names_are_known():
     night = rotation_night(games=10, paper=Night.Paper.A4)
     services.night_chart_build(night=night, players=30, seed=5)
     night.refresh_from_db()
-    pages, text = pdf_text(printing.tally_cards_bytes(night, per_page=2, blank=0))
+    pages, text = pdf_text(printing.sheet_bytes(night, "tally-cards", per_page=2, blank=0))
     assert pages == 15 and "No. 30" in text and "Name:" in text
-    wall = printing.wall_chart_bytes(night)
+    wall = printing.sheet_bytes(night, "chart")
     reader = PdfReader(io.BytesIO(wall))
     assert round(float(reader.pages[0].mediabox.width)) == 842  # A4 landscape
     wall_text = "\n".join(page.extract_text() for page in reader.pages)
     assert "Table 7" in wall_text and "30 numbers, 10 games" in wall_text
     night.paper = Night.Paper.LETTER
-    letter = PdfReader(io.BytesIO(printing.wall_chart_bytes(night)))
+    letter = PdfReader(io.BytesIO(printing.sheet_bytes(night, "chart")))
     assert round(float(letter.pages[0].mediabox.width)) == 792  # Letter landscape
 
 
@@ -205,7 +205,7 @@ def test_the_same_chart_prints_the_same_bytes():
     night = rotation_night(games=5)
     services.night_chart_build(night=night, players=13, seed=5)
     night.refresh_from_db()
-    assert printing.wall_chart_bytes(night) == printing.wall_chart_bytes(night)
+    assert printing.sheet_bytes(night, "chart") == printing.sheet_bytes(night, "chart")
 
 
 def test_backup_keeps_the_chart_and_the_numbers():

@@ -160,8 +160,10 @@ def test_a_big_batch_is_built_by_the_worker_with_progress_and_a_download(
 
     monkeypatch.setattr(printing, "BATCH_THRESHOLD", 3)
     url = reverse("tournament:tally_cards_pdf", args=[finished.pk])
+    offer = organizer_client.get(url)
+    assert "8 cards is a big batch" in offer.content.decode() and not PrintJob.objects.exists()  # a GET writes nothing
     with django_capture_on_commit_callbacks(execute=True):
-        response = organizer_client.get(url)
+        response = organizer_client.post(url)
     job = PrintJob.objects.get()
     assert response.status_code == 302 and response["Location"].endswith(f"/print/{job.pk}/")
     assert (job.status, job.total, job.done) == ("done", 8, 8)
@@ -170,6 +172,31 @@ def test_a_big_batch_is_built_by_the_worker_with_progress_and_a_download(
     pdf_bytes = organizer_client.get(response["Location"], {"download": "1"}).content
     assert len(text_of(pdf_bytes)) == 4
     assert printing.print_job_run(job_id=job.pk).status == "done"  # delivered twice: built once
+
+
+def test_any_sheet_can_be_a_worker_batch_score_sheets_with_their_qr_codes(
+    organizer_client, busy, monkeypatch, django_capture_on_commit_callbacks
+):
+    from scoring.models import TableLink
+    from tournament.models import PrintJob
+    from tournament.sheets import printing
+
+    monkeypatch.setattr(printing, "BATCH_THRESHOLD", 1)
+    url = reverse("tournament:score_sheets_pdf", args=[busy.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = organizer_client.post(url)
+    job = PrintJob.objects.get()
+    assert (job.kind, job.status) == ("score-sheets", "done")
+    page = organizer_client.get(response["Location"]).content.decode()
+    assert "Score sheets" in page and "Download the PDF" in page
+    download = organizer_client.get(response["Location"], {"download": "1"})
+    assert "score-sheets-game-3" in download["Content-Disposition"]
+    pages = text_of(download.content)
+    assert len(pages) == len(text_of(printing.sheet_bytes(busy, "score-sheets", base_url="http://x"))) == 2
+    with job.file.open("rb") as handle:
+        codes = qr_codes(handle.read())
+    tokens = dict(TableLink.objects.filter(night=busy, active=True).values_list("table", "token"))
+    assert codes == [[f"http://testserver/t/{tokens[table]}/"] for table in sorted(tokens)]  # as the page would
 
 
 def test_a_small_batch_comes_straight_back(organizer_client, finished):
@@ -225,14 +252,14 @@ def test_tally_cards_on_either_paper_name_everyone_with_their_number_and_total(b
     lines = game_lines(busy)
     entries = list(busy.entries.select_related("player"))
     for per_page, count in ((1, 11), (2, 6), (4, 3)):
-        sizes, pages = pages_of(printing.tally_cards_bytes(busy, per_page=per_page, blank=0))
+        sizes, pages = pages_of(printing.sheet_bytes(busy, "tally-cards", per_page=per_page, blank=0))
         assert len(pages) == count and set(sizes) == {PAPERS[paper]}
         text = "\n".join(pages)
         for entry in entries:
             assert f"{entry.player.name} · No. {entry.player_id}" in text
         assert text.count("Total") == 2 * len(entries)  # the column head and the last row of every card
     # Two a page: the first card's rows hold its games' tables and its running total.
-    sizes, pages = pages_of(printing.tally_cards_bytes(busy, per_page=2, blank=0))
+    sizes, pages = pages_of(printing.sheet_bytes(busy, "tally-cards", per_page=2, blank=0))
     first = sorted(entries, key=lambda e: e.player.name)[0]
     own = next(page for page in pages if first.player.name in page)
     card = own[own.index(first.player.name) :]
@@ -248,7 +275,7 @@ def test_blank_tally_cards_on_either_paper(busy, paper):
 
     busy.paper = paper
     for per_page, count in ((1, 10), (2, 5), (4, 3)):
-        sizes, pages = pages_of(printing.tally_cards_bytes(busy, per_page=per_page, blank=10))
+        sizes, pages = pages_of(printing.sheet_bytes(busy, "tally-cards", per_page=per_page, blank=10))
         assert len(pages) == count and set(sizes) == {PAPERS[paper]}
         text = "\n".join(pages)
         assert text.count("Name: ____") == 10
@@ -262,7 +289,7 @@ def test_table_cards_on_either_paper(busy, paper):
     from tournament.sheets import printing
 
     busy.paper = paper
-    sizes, pages = pages_of(printing.table_cards_bytes(busy, link_of(busy)))
+    sizes, pages = pages_of(printing.sheet_bytes(busy, "table-cards", link_url=link_of(busy)))
     assert len(pages) == 2 and set(sizes) == {PAPERS[paper]}
     for number, page in enumerate(pages, 1):
         token = TableLink.objects.get(night=busy, table=number, active=True).token
@@ -279,7 +306,7 @@ def test_seating_sheet_on_either_paper(busy, paper):
 
     busy.paper = paper
     for number in (1, 3):
-        sizes, pages = pages_of(printing.seating_bytes(busy, game=number))
+        sizes, pages = pages_of(printing.sheet_bytes(busy, "seating", game=number))
         assert len(pages) == 2 and set(sizes) == {PAPERS[paper]}  # the finder, then table by table
         assert f"where to sit for game {number}" in pages[0] and "Table by table" in pages[1]
         round_ = busy.rounds.get(number=number)
@@ -297,7 +324,7 @@ def test_score_sheets_on_either_paper(busy, paper):
     from tournament.sheets import printing
 
     busy.paper = paper
-    sizes, pages = pages_of(printing.score_sheets_bytes(busy, link_of(busy), game=2))
+    sizes, pages = pages_of(printing.sheet_bytes(busy, "score-sheets", link_url=link_of(busy), game=2))
     tables = selectors.round_view(busy.rounds.get(number=2)).tables
     assert len(pages) == len(tables) == 2 and set(sizes) == {PAPERS[paper]}
     for table, page in zip(tables, pages, strict=True):
@@ -313,7 +340,7 @@ def test_standings_on_either_paper(busy, paper):
     from tournament.sheets import printing
 
     busy.paper = paper
-    sizes, pages = pages_of(printing.standings_bytes(busy))
+    sizes, pages = pages_of(printing.sheet_bytes(busy, "standings"))
     assert len(pages) == 1 and set(sizes) == {PAPERS[paper]}
     standings = night_standings(busy)
     assert len(standings.rows) == 11
@@ -338,7 +365,7 @@ def test_rotation_cards_on_either_paper(rotation_night, paper):
     rotation_night.paper = paper
     plans = {card.number: card for card in charts.plan_cards(rotation_night)}
     for per_page, count in ((1, 9), (2, 5), (4, 3)):
-        sizes, pages = pages_of(printing.tally_cards_bytes(rotation_night, per_page=per_page, blank=0))
+        sizes, pages = pages_of(printing.sheet_bytes(rotation_night, "tally-cards", per_page=per_page, blank=0))
         assert len(pages) == count and set(sizes) == {PAPERS[paper]}
         text = "\n".join(pages)
         for number, card in plans.items():
@@ -346,7 +373,7 @@ def test_rotation_cards_on_either_paper(rotation_night, paper):
         sit_outs = sum(1 for card in plans.values() for line in card.lines if line.sit_out)
         assert text.count("sits out this game") == sit_outs
     # One a page: every game's table, seat, partner and opponents on the card, by name.
-    sizes, pages = pages_of(printing.tally_cards_bytes(rotation_night, per_page=1, blank=0))
+    sizes, pages = pages_of(printing.sheet_bytes(rotation_night, "tally-cards", per_page=1, blank=0))
     for number, card in plans.items():
         page = pages[number - 1]
         for line in card.lines:
@@ -362,7 +389,7 @@ def test_rotation_wall_chart_on_either_paper(rotation_night, paper):
 
     rotation_night.paper = paper
     chart = charts.night_chart(rotation_night)
-    sizes, pages = pages_of(printing.wall_chart_bytes(rotation_night))
+    sizes, pages = pages_of(printing.sheet_bytes(rotation_night, "chart"))
     width, height = PAPERS[paper]
     assert len(pages) == 1 and sizes == [(height, width)]  # landscape
     page = pages[0]
@@ -382,37 +409,42 @@ def test_a_big_rotation_chart_runs_six_tables_a_page_and_every_number_has_a_card
     night = services.night_create(name="Big rotation", movement=Night.Movement.ROTATION, games=6, paper="a4")
     services.night_chart_build(night=night, players=40, seed=2)
     night.refresh_from_db()
-    sizes, pages = pages_of(printing.wall_chart_bytes(night))
+    sizes, pages = pages_of(printing.sheet_bytes(night, "chart"))
     assert len(pages) == 2 and set(sizes) == {(842, 595)}  # ten tables: six, then four
     assert "tables 1–6 of 10" in pages[0] and "tables 7–10 of 10" in pages[1]
     assert "Table 6" in pages[0] and "Table 7" in pages[1]
-    sizes, pages = pages_of(printing.tally_cards_bytes(night, per_page=4, blank=0))
+    sizes, pages = pages_of(printing.sheet_bytes(night, "tally-cards", per_page=4, blank=0))
     assert len(pages) == 10 and all(f"No. {number}" in "\n".join(pages) for number in range(1, 41))
 
 
 # ---- the QR codes: rendered to pixels and read back as a phone would ----------------------------------------------
 
 
-@pytest.mark.parametrize("sheet", ["table-cards", "score-sheets"])
-@pytest.mark.parametrize("paper", PAPERS)
-def test_every_qr_code_opens_its_tables_scoring_link(busy, sheet, paper):
+def qr_codes(content: bytes) -> list[list[str]]:
+    """The text of every QR code on each page, read from the page rendered at 150 dpi (a plain office printout)."""
     import pypdfium2
     import zxingcpp
 
-    from scoring.models import TableLink
-    from tournament.sheets import printing
-
-    busy.paper = paper
-    content = printing.sheet_bytes(busy, sheet, link_url=link_of(busy), game=3)
     document = pypdfium2.PdfDocument(content)
     try:
         decoded = []
         for index in range(len(document)):
-            image = document[index].render(scale=150 / 72).to_pil()  # 150 dpi, a plain office printout
+            image = document[index].render(scale=150 / 72).to_pil()
             codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
             decoded.append([code.text for code in codes])
     finally:
         document.close()
+    return decoded
+
+
+@pytest.mark.parametrize("sheet", ["table-cards", "score-sheets"])
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_qr_code_opens_its_tables_scoring_link(busy, sheet, paper):
+    from scoring.models import TableLink
+    from tournament.sheets import printing
+
+    busy.paper = paper
+    decoded = qr_codes(printing.sheet_bytes(busy, sheet, link_url=link_of(busy), game=3))
     tokens = dict(TableLink.objects.filter(night=busy, active=True).values_list("table", "token"))
     expected = [[f"http://192.168.1.20:8000/t/{tokens[table]}/"] for table in sorted(tokens)]
     assert decoded == expected

@@ -9,7 +9,8 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from tournament.sheets.pdf import BOLD, FONT, _register_fonts
+from tournament.sheets.pdf.common import BOLD, FONT
+from tournament.sheets.pdf.common import register_fonts as _register_fonts
 from tournament.sheets.pdfgrid import Fit, Grid, fit_line
 
 LONG = "Bartholomew Kowalczykowski-Wiśniewska"

@@ -8,7 +8,7 @@ changes shows up as a diff of the lines that moved.
 
 After a deliberate change of layout, look at the sheets, then rewrite the files and check the diff in:
 
-    UPDATE_GOLDEN=1 .venv/bin/pytest tests/scoring/test_sheets_golden.py
+    UPDATE_GOLDEN=1 .venv/bin/pytest tests/tournament/sheets/test_sheets_golden.py
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from tournament.sheets import printing
 # on SQLite and on PostgreSQL alike.
 pytestmark = pytest.mark.django_db(transaction=True, reset_sequences=True)
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 DATE = dt.date(2026, 11, 30)
 
 
@@ -108,33 +108,33 @@ def rotation() -> Night:
 
 
 def test_tally_cards_two_a_page(progressive):
-    check("tally-cards", printing.tally_cards_bytes(progressive, per_page=2, blank=0))
+    check("tally-cards", printing.sheet_bytes(progressive, "tally-cards", per_page=2, blank=0))
 
 
 def test_blank_tally_cards_four_a_page(progressive):
-    check("tally-cards-blank", printing.tally_cards_bytes(progressive, per_page=4, blank=8))
+    check("tally-cards-blank", printing.sheet_bytes(progressive, "tally-cards", per_page=4, blank=8))
 
 
 def test_table_cards(progressive):
-    check("table-cards", printing.table_cards_bytes(progressive, link_url(progressive)))
+    check("table-cards", printing.sheet_bytes(progressive, "table-cards", link_url=link_url(progressive)))
 
 
 def test_seating_sheet(progressive):
-    check("seating", printing.seating_bytes(progressive, game=2))
+    check("seating", printing.sheet_bytes(progressive, "seating", game=2))
 
 
 def test_score_sheets(progressive):
-    check("score-sheets", printing.score_sheets_bytes(progressive, link_url(progressive), game=2))
+    check("score-sheets", printing.sheet_bytes(progressive, "score-sheets", link_url=link_url(progressive), game=2))
 
 
 def test_standings(progressive):
-    check("standings", printing.standings_bytes(progressive))
+    check("standings", printing.sheet_bytes(progressive, "standings"))
 
 
 def test_rotation_tally_cards(rotation):
-    check("rotation-cards", printing.tally_cards_bytes(rotation, per_page=2, blank=0))
+    check("rotation-cards", printing.sheet_bytes(rotation, "tally-cards", per_page=2, blank=0))
 
 
 def test_rotation_wall_chart(rotation):
     rotation.paper = Night.Paper.A4  # this print only: one golden sheet on A4 (landscape)
-    check("rotation-chart", printing.wall_chart_bytes(rotation))
+    check("rotation-chart", printing.sheet_bytes(rotation, "chart"))

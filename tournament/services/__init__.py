@@ -1,0 +1,51 @@
+"""The only writers for nights, players, rounds and seats. Each service is one transaction.
+
+One module a concern: `nights` (a night's settings, keepers and scoring rules), `players` (who plays) and
+`seating` (where they sit: the draw, the next game, byes, charts, swaps and table links). What the pages, the
+game's life and the commands call is named here.
+"""
+
+from .nights import draw_seed, keeper_add, keeper_remove, night_create, night_rules_update, scoring_game
+from .players import (
+    entry_remove,
+    entry_set_active,
+    entry_set_checked_in,
+    import_preview,
+    players_add_from_roster,
+    players_import,
+    players_register,
+)
+from .seating import (
+    entry_set_number,
+    night_chart_build,
+    night_draw,
+    round_seat_next,
+    round_tables,
+    seating_swap,
+    table_link_regenerate,
+    table_links_ensure,
+)
+
+__all__ = [
+    "draw_seed",
+    "entry_remove",
+    "entry_set_active",
+    "entry_set_checked_in",
+    "entry_set_number",
+    "import_preview",
+    "keeper_add",
+    "keeper_remove",
+    "night_chart_build",
+    "night_create",
+    "night_draw",
+    "night_rules_update",
+    "players_add_from_roster",
+    "players_import",
+    "players_register",
+    "round_seat_next",
+    "round_tables",
+    "scoring_game",
+    "seating_swap",
+    "table_link_regenerate",
+    "table_links_ensure",
+]

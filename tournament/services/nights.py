@@ -1,0 +1,139 @@
+"""The only writers of a night itself: its settings, its keepers and its scoring rules. One transaction each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import services as score_services
+from scoring.models import TableResult
+from scoring.rules import PRESETS, STANDARD, Ruleset, ScoringError
+from scoring.seats import HEAD_TABLE
+
+from ..models import NIGHT_SETTINGS, Night, Round
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+@transaction.atomic
+def night_create(*, created_by=None, **settings: Any) -> Night:
+    """A new night from the organizer's settings (any of `NIGHT_SETTINGS`; the rest keep the model's defaults).
+
+    The night starts with its own copy of the chosen preset's rules.
+    """
+    unknown = sorted(set(settings) - set(NIGHT_SETTINGS))
+    if unknown:
+        raise TypeError(f"A night has no setting {unknown[0]!r}.")
+    night = Night(**settings, created_by=created_by)
+    night.name = clean_name(night.name)
+    night.date = night.date or timezone.localdate()
+    night.venue = night.venue.strip()
+    night.rules = PRESETS.get(night.scoring, STANDARD).as_dict()
+    night.full_clean()
+    night.save()
+    return night
+
+
+def lock_night(night: Night) -> Night:
+    return Night.objects.select_for_update().get(pk=night.pk)
+
+
+def require_setup(night: Night, field: str) -> None:
+    if night.status != Night.Status.SETUP:
+        raise ValidationError({field: "The opening seating is already drawn: mark the player as gone instead."})
+
+
+def require_open(night: Night, field: str) -> None:
+    if night.status == Night.Status.FINISHED:
+        raise ValidationError({field: "The night is over: no more players can join."})
+
+
+@transaction.atomic
+def keeper_add(*, night: Night, username: str, password: str = "") -> User:
+    """Give a person score-keeping rights on this night, making their account if it is new."""
+    username = username.strip()
+    if not username:
+        raise ValidationError({"username": "Type a name to log in with."})
+    user = User.objects.filter(username__iexact=username).first()
+    if user is None:
+        if len(password) < 8:
+            raise ValidationError({"password": "A new keeper needs a password of at least 8 characters."})
+        user = User(username=username)
+        user.set_password(password)
+        try:
+            user.full_clean(exclude=["password"])
+        except ValidationError as error:
+            raise ValidationError({"username": error.messages}) from error
+        user.save()
+    elif user.is_staff:
+        raise ValidationError({"username": f"{user.username} is an organizer and can already keep score."})
+    night.keepers.add(user)
+    return user
+
+
+@transaction.atomic
+def keeper_remove(*, night: Night, user_id: int) -> None:
+    night.keepers.remove(user_id)
+
+
+def draw_seed(*, night_seed: int | None, round_number: int, table: int) -> int:
+    """A reproducible seed for the app's draw on a tied game, from the night's recorded seed."""
+    return ((night_seed or 0) * 1_000_003 + round_number * 1_009 + table) % 2**63
+
+
+def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> score_services.Game:
+    """What `scoring.services` needs to know of one table's game (under `night`'s rules when given)."""
+    night = night or round_.night
+    return score_services.Game(
+        round_id=round_.pk,
+        number=round_.number,
+        table=table,
+        head=table == HEAD_TABLE,
+        ruleset=Ruleset.from_dict(night.rules),
+        hands_per_game=night.hands_per_game,
+        tie_rule=night.tie_rule,
+        draw_seed=draw_seed(night_seed=night.seed, round_number=round_.number, table=table),
+        bell_at=round_.bell_at,
+        confirm_results=night.confirm_results,
+    )
+
+
+@transaction.atomic
+def night_rules_update(*, night: Night, preset: str, numbers: Mapping[str, Any], confirm: bool = False) -> int:
+    """Change the night's ruleset and rescore every stored hand under it. Returns the number of hands rescored.
+
+    With hands already recorded the organizer must confirm; the seating already played is kept even where a
+    game's winner changes.
+    """
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if preset not in PRESETS:
+        raise ValidationError({"scoring": f"Unknown preset {preset!r}."})
+    try:
+        ruleset = Ruleset.from_dict({**numbers, "name": preset})
+    except (ScoringError, TypeError) as error:
+        raise ValidationError({"__all__": str(error)}) from error
+    recorded = score_services.hands_recorded(night.pk)
+    if recorded and not confirm:
+        raise ValidationError(
+            {
+                "confirm": f"{recorded} hand{'s are' if recorded > 1 else ' is'} already recorded: "
+                "confirm to rescore them under the new rules."
+            }
+        )
+    night.scoring = preset
+    night.rules = ruleset.as_dict()
+    night.save(update_fields=["scoring", "rules"])
+    games = {
+        result.pk: scoring_game(result.round, result.table, night=night)
+        for result in TableResult.objects.filter(round__night=night, entry=TableResult.Entry.HANDS).select_related(
+            "round"
+        )
+    }
+    return score_services.hands_rescore(night_id=night.pk, ruleset=ruleset, games=games)

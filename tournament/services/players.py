@@ -1,0 +1,131 @@
+"""The only writers of who plays: registering, the roster, arrivals and leavers, imports. One transaction each."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from ..models import NAME_LENGTH, Entry, Night, Player
+from .nights import clean_name, lock_night, require_open, require_setup
+from .seating import bye_floor, number_new_entries, reseat_if_waiting
+
+
+@transaction.atomic
+def players_register(*, night: Night, names: Iterable[str], checked_in: bool = True) -> list[Entry]:
+    """Register players by name, adding new names to the club roster. All or nothing."""
+    night = lock_night(night)
+    require_open(night, "names")
+    cleaned = [clean_name(name) for name in names]
+    cleaned = [name for name in cleaned if name]
+    if not cleaned:
+        raise ValidationError({"names": "Type at least one name."})
+    too_long = [name for name in cleaned if len(name) > NAME_LENGTH]
+    if too_long:
+        raise ValidationError({"names": f"Name too long (80 characters at most): {too_long[0][:40]}…"})
+    keys = [Player.key_for(name) for name in cleaned]
+    repeated = sorted({name for name, key in zip(cleaned, keys, strict=True) if keys.count(key) > 1})
+    if repeated:
+        raise ValidationError({"names": f"Listed twice: {', '.join(repeated)}."})
+    registered = {e.player.name_key: e.player.name for e in Entry.objects.filter(night=night).select_related("player")}
+    already = sorted(registered[key] for key in keys if key in registered)
+    if already:
+        raise ValidationError({"names": f"Already registered for this night: {', '.join(already)}."})
+    known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
+    offset = bye_floor(night)
+    entries = []
+    for name in cleaned:
+        player = known.get(Player.key_for(name)) or Player.objects.create(name=name)
+        entries.append(Entry.objects.create(night=night, player=player, checked_in=checked_in, bye_offset=offset))
+    number_new_entries(night, entries, "names")
+    reseat_if_waiting(night)
+    return entries
+
+
+@transaction.atomic
+def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[Entry]:
+    night = lock_night(night)
+    require_open(night, "players")
+    players = list(Player.objects.filter(pk__in=player_ids, house=False))
+    if not players:
+        raise ValidationError({"players": "Pick at least one player from the roster."})
+    already = [e.player.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
+    if already:
+        raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
+    offset = bye_floor(night)
+    entries = [Entry.objects.create(night=night, player=player, bye_offset=offset) for player in players]
+    number_new_entries(night, entries, "players")
+    reseat_if_waiting(night)
+    return entries
+
+
+@transaction.atomic
+def entry_set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
+    entry = Entry.objects.select_for_update().select_related("night").get(pk=entry.pk)
+    require_setup(entry.night, "players")
+    entry.checked_in = checked_in
+    entry.save(update_fields=["checked_in"])
+    return entry
+
+
+@transaction.atomic
+def entry_remove(*, entry: Entry) -> None:
+    entry = Entry.objects.select_for_update().select_related("night").get(pk=entry.pk)
+    require_setup(entry.night, "players")
+    entry.delete()
+
+
+@transaction.atomic
+def entry_set_active(*, entry: Entry, active: bool) -> Entry:
+    """A player leaves the night (or comes back). Their games stay in the standings.
+
+    A player who leaves during a game finishes it; the movement leaves them out of the next. When the next game is
+    seated and not yet started, it is seated again at once.
+    """
+    entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
+    if entry.night.status == Night.Status.FINISHED:
+        raise ValidationError({"players": "The night is over."})
+    entry.active = active
+    if active:
+        entry.checked_in = True
+    entry.save(update_fields=["active", "checked_in"])
+    reseat_if_waiting(entry.night)
+    Night.touch(entry.night_id, moved=True)
+    return entry
+
+
+@transaction.atomic
+def players_import(*, night: Night, lines: Sequence) -> list[Entry]:
+    """Register the players of a checked import (see tournament.imports), updating their roster number and
+    category. Refused whole while any line has an error or a name is already registered tonight."""
+    bad = [line for line in lines if line.error]
+    if bad:
+        raise ValidationError({"file": f"Line {bad[0].line}: {bad[0].error} Fix the file and try again."})
+    if not lines:
+        raise ValidationError({"file": "The file has no players in it."})
+    entries = players_register(night=night, names=[line.name for line in lines])
+    by_key = {Player.key_for(line.name): line for line in lines}
+    for entry in entries:
+        line = by_key[entry.player.name_key]
+        changed = {k: v for k, v in (("club_number", line.number), ("category", line.category)) if v}
+        if changed:
+            Player.objects.filter(pk=entry.player_id).update(**changed)
+    return entries
+
+
+def import_preview(night: Night, lines: Sequence) -> list[dict]:
+    """Each line of an import as the organizer sees it before importing: new, on the roster, or refused."""
+    registered = set(Entry.objects.filter(night=night).values_list("player__name_key", flat=True))
+    known = set(
+        Player.objects.filter(name_key__in=[Player.key_for(line.name) for line in lines]).values_list(
+            "name_key", flat=True
+        )
+    )
+    rows = []
+    for line in lines:
+        key = Player.key_for(line.name) if line.name else ""
+        error = line.error or ("Already registered for this night." if key in registered else "")
+        status = "refused" if error else ("on the club roster" if key in known else "new to the roster")
+        rows.append({"line": line, "error": error, "status": status})
+    return rows

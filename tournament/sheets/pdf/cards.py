@@ -1,0 +1,295 @@
+"""Tally cards: a progressive night's (a row a game, filled in after each game, or blank) and a rotation night's
+numbered cards with every game's seat printed in advance."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    FrameBreak,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+)
+
+from scoring.seats import SEAT_NAMES
+
+from ...selectors import GameLine
+from ..pdfgrid import Fit, Grid, line_height
+from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, sheet_styles
+
+
+def initials(name: str) -> str:
+    """ "Łukasz Żółć" -> "ŁŻ", "Ann B." -> "AB", "Cher" -> "C": what an opponent writes to agree a score."""
+    words = [word for word in name.replace(".", " ").split() if word[0].isalnum()]
+    if not words:
+        return ""
+    return (words[0][0] + (words[-1][0] if len(words) > 1 else "")).upper()
+
+
+def _loners(made: int, tried: int) -> str:
+    """Loners made, and tried when some failed: "1", "1/2"."""
+    if not tried:
+        return ""
+    return str(made) if made == tried else f"{made}/{tried}"
+
+
+@dataclass(frozen=True)
+class TallyCard:
+    name: str
+    lines: Sequence[GameLine]
+    number: int | None = None  # the player's number: confirms scores at the table and finds their page
+
+
+# Cards a page -> (columns, rows) of the page's grid.
+LAYOUTS = {1: (1, 1), 2: (1, 2), 4: (2, 2)}
+
+
+def _card_doc(
+    buffer: io.BytesIO, header: SheetHeader, per_page: int, title: str
+) -> tuple[BaseDocTemplate, float, float]:
+    """A document of cards 1, 2 or 4 a page with dashed cut lines between them; returns it and the width and height
+    a card's contents have (its frame less the frame's padding)."""
+    width, height = PAGE_SIZES[header.paper]
+    margin = 10 * mm
+    columns, rows_on_page = LAYOUTS[per_page]
+    cell_w = (width - 2 * margin) / columns
+    cell_h = (height - 2 * margin) / rows_on_page
+    gap = 4 * mm if per_page == 4 else 0
+    pad = 6  # ReportLab's usual frame padding, said here so the card's inner size can be worked out
+    frames = [
+        Frame(
+            margin + c * cell_w + gap / 2,
+            margin + r * cell_h,
+            cell_w - gap,
+            cell_h,
+            leftPadding=pad,
+            rightPadding=pad,
+            topPadding=pad,
+            bottomPadding=pad,
+            id=f"c{r}{c}",
+            showBoundary=0,
+        )
+        for r in reversed(range(rows_on_page))
+        for c in range(columns)
+    ]
+
+    def cut_line(canvas, _doc):
+        canvas.saveState()
+        canvas.setDash(3, 3)
+        canvas.setStrokeColor(colors.HexColor("#bbbbbb"))
+        for r in range(1, rows_on_page):
+            canvas.line(margin, margin + r * cell_h, width - margin, margin + r * cell_h)
+        for c in range(1, columns):
+            canvas.line(margin + c * cell_w, margin, margin + c * cell_w, height - margin)
+        canvas.restoreState()
+
+    doc = BaseDocTemplate(buffer, **document(buffer, header, title))
+    doc.addPageTemplates([PageTemplate(id="cards", frames=frames, onPage=cut_line)])
+    return doc, cell_w - gap - 2 * pad, cell_h - 2 * pad
+
+
+def tally_cards_pdf(
+    header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2, progress=None
+) -> bytes:
+    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score, won, loners, euchres, a box
+    for an opponent's initials (the opponents' own, once the game is played) and the running total.
+
+    A card with no name is a blank card for a night where names are written in by hand. `progress(done, total)`
+    is told, every 25 cards, how far the build has come.
+    """
+    styles = sheet_styles()
+    buffer = io.BytesIO()
+    doc, card_w, card_h = _card_doc(buffer, header, per_page, "Tally cards")
+    small = per_page == 4
+    size = 7 if small else 9
+    if small:  # a quarter card: the name and the night's line smaller, so each stays on as few lines as it can
+        title_style = ParagraphStyle("card-small", parent=styles["card"], fontSize=13, leading=16)
+        sub_style = ParagraphStyle("sub-small", parent=styles["sub"], fontSize=8.5, leading=11)
+        widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 13 * mm, 11 * mm]
+        align = ["left", "left", "left", "center", "center", "center", "center"]
+    else:
+        title_style, sub_style = styles["card"], styles["sub"]
+        widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 18 * mm, 15 * mm]
+        align = ["left", "left", "center", "left", "center", "center", "center", "center", "center", "center"]
+    widths = [width or card_w - sum(width for width in widths if width) for width in widths]
+    head_align = ["left", "left"] + ["center"] * (len(widths) - 2)
+    subtitle = escape(f"{header.night} · {header.subtitle}")
+    sub_h = Paragraph(subtitle, sub_style).wrap(card_w, card_h)[1]
+    story: list = []
+    for index, card in enumerate(cards):
+        by_round = {line.round: line for line in card.lines}
+        # "Initials": an opponent initials the score at the table; a card printed after the game shows theirs.
+        rows: list[list] = [
+            ["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Initials", "Total"]
+        ]
+        for number in range(1, games + 1):
+            line = by_round.get(number)
+            if line is not None and line.bye:
+                rows.append([str(number), "bye", "", "", str(line.points), "", "", "", "", str(line.running_total)])
+                continue
+            rows.append(
+                [str(number)]
+                + (
+                    [
+                        str(line.table),
+                        line.seat,
+                        Fit(line.partner, 6 if small else 8, size if small else 10),
+                        str(line.tally),
+                        "✓" if line.won else "",
+                        _loners(line.extras.loners_made, line.extras.loners_tried),
+                        str(line.extras.euchres or ""),
+                        Fit(" ".join(initials(name) for name in line.opponents), 6),
+                        str(line.running_total),
+                    ]
+                    if line
+                    else [""] * 9
+                )
+            )
+        total = card.lines[-1].running_total if card.lines else 0
+        wins = sum(1 for line in card.lines if line.won)
+        made = sum(line.extras.loners_made for line in card.lines)
+        tried = sum(line.extras.loners_tried for line in card.lines)
+        euchres = sum(line.extras.euchres for line in card.lines)
+        if card.lines or card.name:
+            rows.append(
+                ["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), "", str(total)]
+            )
+        else:  # a blank card: the player adds it up
+            rows.append(["Total", "", "", "", "", "", "", "", "", ""])
+        if small:  # a quarter page: the columns a player fills in by hand, smaller
+            rows = [[row[0], row[1], row[3], row[4], row[5], row[8], row[9]] for row in rows]
+            rows[0][5] = "Opp."
+        name = card.name or "Name: ______________________"
+        title = Paragraph(escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")), title_style)
+        # The rows share what the card has left once its heading and the grid's head row are set, so the whole card
+        # stays in its own box however the name wraps (the head row: a line of type and its padding).
+        head_h = line_height(size)
+        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 3 * mm - head_h - 2
+        table = Grid(
+            rows,
+            widths,
+            [head_h] + [min(9 * mm, left / (games + 1))] * (games + 1),
+            font=FONT,
+            bold=BOLD,
+            size=size,
+            align=align,
+            head_align=head_align,
+            bold_rows=[-1],
+        )
+        story.append(KeepTogether([title, Paragraph(subtitle, sub_style), Spacer(1, 3 * mm), table]))
+        if index + 1 < len(cards):
+            story.append(FrameBreak())
+    if not story:
+        story.append(Paragraph("No players registered.", styles["body"]))
+    if progress is not None:
+        # ReportLab reports the flowables it lays out; each card is one KeepTogether and one FrameBreak.
+        def report(kind: str, value: int) -> None:
+            if kind == "PROGRESS" and value % 50 == 0:
+                progress(min(len(cards), value // 2), len(cards))
+
+        doc.setProgressCallBack(report)
+    doc.build(story)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """One game on a rotation card, printed in advance. `table` None: the player sits out that game."""
+
+    game: int
+    table: int | None
+    seat: str
+    partner: str
+    opponents: str
+
+
+@dataclass(frozen=True)
+class PlanCard:
+    number: int
+    name: str  # empty: printed before the names are known
+    rows: Sequence[PlanRow]
+
+
+def _numbers_only(text: str) -> str:
+    """ "12 Leo B. & 2 Bob M." -> "12 & 2": the numbers of a partner or opponents, for a small card."""
+    return " & ".join(part.split()[0] for part in text.split(" & ") if part.split())
+
+
+def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page: int = 2) -> bytes:
+    """Rotation-night tally cards: each player's whole night printed in advance (table, seat, partner, opponents,
+    sit-outs) with boxes for the scores. Large type: a card is read at arm's length across a busy table."""
+    styles = sheet_styles()
+    buffer = io.BytesIO()
+    doc, card_w, card_h = _card_doc(buffer, header, per_page, "Rotation tally cards")
+    small = per_page == 4
+    size = 8 if small else 11
+    if small:
+        widths = [9 * mm, 9 * mm, 7 * mm, None, None, 10 * mm, 10 * mm]
+    else:
+        widths = [13 * mm, 14 * mm, 15 * mm, None, None, 18 * mm, 18 * mm]
+    pad = 3 if small else 6  # a cell's padding left and right in the partner and opponents columns
+    rest = (card_w - sum(width for width in widths if width)) / 2
+    widths = [width or rest for width in widths]
+    subtitle = escape(f"{header.night} · {header.subtitle}")
+    sub_h = Paragraph(subtitle, styles["sub"]).wrap(card_w, card_h)[1]
+    story: list = []
+    for index, card in enumerate(cards):
+        games = max(len(card.rows), 1)
+        name = card.name or "Name: ______________________"
+        title = Paragraph(escape(f"No. {card.number}  ·  {name}"), styles["card"])
+        # The rows share what is left under the heading and the grid's head row, so the card stays in its box.
+        head_h = line_height(size)
+        left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 2 * mm - head_h - 2
+        row_h = min(11 * mm, left / (games + 1))
+        rows: list[list] = [["Game", "Table", "Seat", "Partner", "Opponents", "Score", "Total"]]
+        sitting_out = {}
+        for row in card.rows:
+            if row.table is None:
+                sitting_out[len(rows)] = (1, 4)
+                rows.append([str(row.game), "sits out this game", "", "", "", "", ""])
+            elif small:  # a quarter card: numbers only, so every line stays one line
+                partner, opponents = _numbers_only(row.partner), _numbers_only(row.opponents)
+                rows.append([str(row.game), str(row.table), row.seat, Fit(partner, 6), Fit(opponents, 6), "", ""])
+            else:
+                rows.append(
+                    [
+                        str(row.game),
+                        str(row.table),
+                        SEAT_NAMES.get(row.seat, row.seat),
+                        Fit(row.partner, 8, short=_numbers_only(row.partner)),
+                        Fit(row.opponents, 8, short=_numbers_only(row.opponents)),
+                        "",
+                        "",
+                    ]
+                )
+        rows.append(["Total", "", "", "", "", "", ""])
+        table = Grid(
+            rows,
+            widths,
+            [head_h] + [row_h] * (len(rows) - 1),
+            font=FONT,
+            bold=BOLD,
+            size=size,
+            align=["center", "center", "center", "left", "left", "center", "center"],
+            head_align=["center"] * 7,
+            pads=[6, 6, 6, pad, pad, 6, 6],
+            bold_rows=[-1],
+            bold_columns=[1],
+            spans=sitting_out,
+        )
+        story.append(KeepTogether([title, Paragraph(subtitle, styles["sub"]), Spacer(1, 2 * mm), table]))
+        if index + 1 < len(cards):
+            story.append(FrameBreak())
+    if not story:
+        story.append(Paragraph("The chart is not built yet.", styles["body"]))
+    doc.build(story)
+    return buffer.getvalue()

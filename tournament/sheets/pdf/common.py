@@ -1,0 +1,91 @@
+"""What every sheet shares: the bundled font, the paper, the styles and the page header."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import (
+    SimpleDocTemplate,
+)
+
+FONT_DIR = Path(__file__).resolve().parents[3] / "static" / "fonts"
+FONT, BOLD = "HeadTable", "HeadTable-Bold"
+PAGE_SIZES = {"letter": LETTER, "a4": A4}
+
+
+def register_fonts() -> None:
+    if FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSans.ttf")))
+        pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
+        pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+
+
+def sheet_styles() -> dict[str, ParagraphStyle]:
+    register_fonts()
+    return {
+        "title": ParagraphStyle("title", fontName=BOLD, fontSize=18, leading=22, spaceAfter=2),
+        "sub": ParagraphStyle("sub", fontName=FONT, fontSize=10, leading=13, textColor=colors.HexColor("#444444")),
+        "body": ParagraphStyle("body", fontName=FONT, fontSize=10, leading=13),
+        "prize": ParagraphStyle("prize", fontName=BOLD, fontSize=12, leading=16),
+        "card": ParagraphStyle("card", fontName=BOLD, fontSize=16, leading=19),
+    }
+
+
+@dataclass(frozen=True)
+class SheetHeader:
+    night: str
+    date: str
+    venue: str
+    paper: str  # "letter" or "a4"
+
+    @property
+    def subtitle(self) -> str:
+        return " · ".join(part for part in (self.date, self.venue) if part)
+
+
+def escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def grid_style(header_rows: int = 1) -> list[tuple]:
+    return [
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
+        ("FONTNAME", (0, 0), (-1, header_rows - 1), BOLD),
+        ("FONTSIZE", (0, 0), (-1, -1), 9),
+        ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
+        ("BACKGROUND", (0, 0), (-1, header_rows - 1), colors.HexColor("#e8eef5")),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (2, 0), (-1, -1), "CENTER"),
+    ]
+
+
+def document(buffer: io.BytesIO, header: SheetHeader, title: str, **kwargs) -> dict:
+    return {
+        "pagesize": PAGE_SIZES[header.paper],
+        "title": f"{title} — {header.night}",
+        "author": "Head Table",
+        "creator": "Head Table",
+        "producer": "Head Table",
+        "subject": header.subtitle,
+        "invariant": 1,
+        **kwargs,
+    }
+
+
+def page_doc(buffer: io.BytesIO, header: SheetHeader, title: str, margin: float) -> SimpleDocTemplate:
+    """A plain flowing document on the night's paper, the same margin all round."""
+    return SimpleDocTemplate(
+        buffer,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        **document(buffer, header, title),
+    )

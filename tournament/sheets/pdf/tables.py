@@ -1,0 +1,153 @@
+"""What goes on the tables: a card with the table's number and QR code, and the score sheet for a game."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen import canvas as pdf_canvas
+from reportlab.platypus import (
+    Flowable,
+    PageBreak,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from ..qr import draw_qr
+from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, escape, grid_style, page_doc, register_fonts, sheet_styles
+
+
+@dataclass(frozen=True)
+class TableCard:
+    table: int
+    label: str  # "HEAD TABLE", "TAIL TABLE" or ""
+    url: str  # the table's scoring link, printed and as a QR code
+
+
+def table_cards_pdf(header: SheetHeader, cards: Sequence[TableCard]) -> bytes:
+    """One card a page, to stand on the table: a big number, head or tail table, and the scoring QR code."""
+    register_fonts()
+    buffer = io.BytesIO()
+    width, height = PAGE_SIZES[header.paper]
+    page = pdf_canvas.Canvas(buffer, pagesize=(width, height), invariant=1)
+    page.setTitle(f"Table cards — {header.night}")
+    page.setAuthor("Head Table")
+    page.setCreator("Head Table")
+    page.setProducer("Head Table")
+    for card in cards:
+        page.setFont(BOLD, 30)
+        page.drawCentredString(width / 2, height - 30 * mm, "TABLE")
+        page.setFont(BOLD, 220)
+        page.drawCentredString(width / 2, height - 110 * mm, str(card.table))
+        if card.label:
+            page.setFillColor(colors.HexColor("#0b5cad"))
+            page.roundRect(width / 2 - 65 * mm, height - 140 * mm, 130 * mm, 20 * mm, 4 * mm, fill=1, stroke=0)
+            page.setFillColor(colors.white)
+            page.setFont(BOLD, 30)
+            page.drawCentredString(width / 2, height - 133 * mm, card.label)
+            page.setFillColor(colors.black)
+        size = 70 * mm
+        draw_qr(page, card.url, (width - size) / 2, 45 * mm, size)
+        page.setFont(FONT, 12)
+        page.drawCentredString(width / 2, 37 * mm, "Scan to enter this table's score")
+        page.setFont(FONT, 9)
+        page.drawCentredString(width / 2, 31 * mm, card.url)
+        page.drawCentredString(width / 2, 20 * mm, f"{header.night} · {header.subtitle}")
+        page.showPage()
+    if not cards:
+        page.setFont(FONT, 12)
+        page.drawString(20 * mm, height - 30 * mm, "The table cards are ready once the seating is drawn.")
+        page.showPage()
+    page.save()
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    table: int
+    label: str  # "head table", "tail table" or ""
+    game: int
+    seats: dict[str, str]  # seat -> name
+    url: str  # the table's scoring link, as a QR code for phone entry
+
+
+def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: int) -> bytes:
+    """One sheet a table for a game: who sits where, a row per hand, totals, signatures, the scoring QR code."""
+
+    class QrCode(Flowable):
+        def __init__(self, url: str, size: float):
+            super().__init__()
+            self.url, self.size = url, size
+            self.width = self.height = size
+
+        def draw(self):
+            draw_qr(self.canv, self.url, 0, 0, self.size)
+
+    styles = sheet_styles()
+    buffer = io.BytesIO()
+    margin = 14 * mm
+    doc = page_doc(buffer, header, "Score sheets", margin)
+    story: list = []
+    for index, sheet in enumerate(sheets):
+        title = f"Table {sheet.table}{' — ' + sheet.label.upper() if sheet.label else ''} · game {sheet.game}"
+        seats = Table(
+            [
+                ["N–S", f"N: {sheet.seats.get('N', '')}", f"S: {sheet.seats.get('S', '')}"],
+                ["E–W", f"E: {sheet.seats.get('E', '')}", f"W: {sheet.seats.get('W', '')}"],
+            ],
+            colWidths=[18 * mm, (doc.width - 18 * mm) / 2, (doc.width - 18 * mm) / 2],
+        )
+        seats.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), FONT),
+                    ("FONTNAME", (0, 0), (0, -1), BOLD),
+                    ("FONTSIZE", (0, 0), (-1, -1), 12),
+                    ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
+                    ("BACKGROUND", (0, 0), (0, -1), colors.HexColor("#e8eef5")),
+                ]
+            )
+        )
+        head = Table(
+            [[Paragraph(escape(title), styles["title"]), QrCode(sheet.url, 28 * mm)]], colWidths=[None, 30 * mm]
+        )
+        head.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        # Two spare rows: tables other than the head table may play on until the bell.
+        grid = [["Hand", "Dealer", "Makers (N–S / E–W)", "Alone", "Tricks", "N–S", "E–W"]]
+        grid += [[str(n), "", "", "", "", "", ""] for n in range(1, hands + 3)]
+        grid += [["Total", "", "", "", "", "", ""]]
+        hand_table = Table(
+            grid, colWidths=[16 * mm, 18 * mm, None, 16 * mm, 16 * mm, 20 * mm, 20 * mm], rowHeights=9 * mm
+        )
+        hand_table.setStyle(
+            TableStyle([*grid_style(), ("FONTNAME", (0, -1), (-1, -1), BOLD), ("ALIGN", (0, 0), (-1, -1), "CENTER")])
+        )
+        signatures = Table(
+            [["Signed for N–S: ____________________", "Signed for E–W: ____________________"]],
+            colWidths=[None, None],
+        )
+        signatures.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 10)]))
+        story += [
+            head,
+            Paragraph(
+                escape(f"{header.night} · {header.subtitle} · scan the code to enter the score by phone"),
+                styles["sub"],
+            ),
+            Spacer(1, 3 * mm),
+            seats,
+            Spacer(1, 4 * mm),
+            hand_table,
+            Spacer(1, 8 * mm),
+            signatures,
+        ]
+        if index + 1 < len(sheets):
+            story.append(PageBreak())
+    if not story:
+        story.append(Paragraph("The score sheets are ready once the seating is drawn.", styles["body"]))
+    doc.build(story)
+    return buffer.getvalue()
