@@ -35,16 +35,26 @@ class GameTally:
 class Tally(Protocol):
     """What `add_up` reads from a tally line: a GameTally, or a reader's own line with the same fields."""
 
-    player: int
-    round: int
-    points: int
-    conceded: int
-    won: bool
-    loners_made: int
-    loners_tried: int
-    euchres: int
-    marches: int
-    bye: bool
+    @property
+    def player(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def conceded(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def loners_made(self) -> int: ...
+    @property
+    def loners_tried(self) -> int: ...
+    @property
+    def euchres(self) -> int: ...
+    @property
+    def marches(self) -> int: ...
+    @property
+    def bye(self) -> bool: ...
 
 
 @dataclass
@@ -136,20 +146,26 @@ def add_up(tallies: Iterable[Tally], players: Iterable[int] = ()) -> dict[int, P
     """Sum each player's game tallies. Players with no games yet appear with zeros."""
     totals = {player: PlayerTotals(player) for player in players}
     for tally in tallies:
-        row = totals.setdefault(tally.player, PlayerTotals(tally.player))
-        row.total += tally.points
-        row.per_round[tally.round] = tally.points
+        row = totals.get(tally.player)
+        if row is None:
+            row = totals[tally.player] = PlayerTotals(tally.player)
+        points = tally.points
+        row.total += points
+        row.per_round[tally.round] = points
         if tally.bye:
             row.byes += 1
             continue
         row.conceded += tally.conceded
-        row.wins += int(tally.won)
-        row.best_game = max(row.best_game, tally.points) if row.games else tally.points
+        if tally.won:
+            row.wins += 1
+        if not row.games or points > row.best_game:
+            row.best_game = points
         row.games += 1
-        row.loners_made += tally.loners_made
-        row.loners_tried += tally.loners_tried
-        row.euchres += tally.euchres
-        row.marches += tally.marches
+        if tally.loners_tried or tally.euchres or tally.marches:  # a plain game adds nothing more
+            row.loners_made += tally.loners_made
+            row.loners_tried += tally.loners_tried
+            row.euchres += tally.euchres
+            row.marches += tally.marches
     return totals
 
 

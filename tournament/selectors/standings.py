@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db import connections
 
@@ -313,11 +314,40 @@ def _bye_credit(night: Night, own_total: int, own_count: int, game_total: int, g
     return 0
 
 
-def _lines(rows: NightRows) -> dict[int, list[_Line]]:
-    """Every player's tally lines for one night's closed games and byes, in game order."""
+class _Tally(NamedTuple):
+    """One tally line as the totals read it (`standings.add_up`'s Tally): a game's or a bye's."""
+
+    player: int
+    round: int
+    points: int
+    conceded: int
+    won: bool
+    loners_made: int
+    loners_tried: int
+    euchres: int
+    marches: int
+    bye: bool
+
+
+def _bye_credits(
+    rows: NightRows, points_of: dict[int, list[int]], by_round: dict[int, list[int]]
+) -> Iterator[tuple[int, int, int]]:
+    """Each bye as (player, game, credit), from the player's tally lines so far (`points_of`, a bye's credit joining
+    them in turn) and each game's tallies (`by_round`). The one place a bye's worth is worked out."""
     night = rows.night
+    for player, number in rows.byes:
+        own = points_of[player]
+        game = by_round.get(number, ())
+        credit = _bye_credit(night, sum(own), len(own), sum(game), len(game))
+        own.append(credit)
+        yield player, number, credit
+
+
+def _lines(rows: NightRows) -> dict[int, list[_Line]]:
+    """Every player's tally lines for one night's closed games and byes, in game order: what the cards show."""
     no_extras = rules.NO_EXTRAS
     played: dict[int, list[_Line]] = {player: [] for player in rows.players}
+    points_of: dict[int, list[int]] = {player: [] for player in rows.players}
     by_round: dict[int, list[int]] = {}
     for player, number, table, seat, tally, points, conceded, won, earned in _seat_tallies(rows):
         seats = rows.seats[(number, table)]
@@ -342,11 +372,9 @@ def _lines(rows: NightRows) -> dict[int, list[_Line]]:
                 earned,
             )
         )
+        points_of[player].append(tally)
         by_round.setdefault(number, []).append(tally)
-    for player, number in rows.byes:
-        own = [line.points for line in played[player]]
-        game = by_round.get(number, ())
-        credit = _bye_credit(night, sum(own), len(own), sum(game), len(game))
+    for player, number, credit in _bye_credits(rows, points_of, by_round):
         played[player].append(
             _Line(player, number, credit, 0, False, 0, 0, 0, 0, True, 0, "", None, (), credit, no_extras)
         )
@@ -355,13 +383,35 @@ def _lines(rows: NightRows) -> dict[int, list[_Line]]:
     return played
 
 
+def _tally_lines(rows: NightRows) -> Iterator[_Tally]:
+    """The same lines as `_lines`, with only what the totals read (the standings need no partners or order)."""
+    points_of: dict[int, list[int]] = {player: [] for player in rows.players}
+    by_round: dict[int, list[int]] = {}
+    for player, number, _, _, tally, _, conceded, won, earned in _seat_tallies(rows):
+        points_of[player].append(tally)
+        by_round.setdefault(number, []).append(tally)
+        yield _Tally(
+            player,
+            number,
+            tally,
+            conceded,
+            won,
+            earned.loners_made,
+            earned.loners_tried,
+            earned.euchres,
+            earned.marches,
+            False,
+        )
+    for player, number, credit in _bye_credits(rows, points_of, by_round):
+        yield _Tally(player, number, credit, 0, False, 0, 0, 0, 0, True)
+
+
 def _tallies(rows: NightRows) -> dict[int, standings_core.PlayerTotals]:
     """Every player's night totals: `standings.add_up` of their tally lines, the one tally arithmetic there is.
 
     Players with a tally but no game or bye yet are there with zeros.
     """
-    lines = _lines(rows)
-    return standings_core.add_up((line for player_lines in lines.values() for line in player_lines), sorted(lines))
+    return standings_core.add_up(_tally_lines(rows), sorted(rows.players))
 
 
 def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
