@@ -146,8 +146,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from scoring import selectors
     from scoring.models import Season
+    from tournament import selectors
     from tournament.models import Night
 
     call_command("migrate", verbosity=0)

@@ -161,7 +161,7 @@ def test_a_big_batch_is_built_by_the_worker_with_progress_and_a_download(
     monkeypatch.setattr(printing, "BATCH_THRESHOLD", 3)
     url = reverse("tournament:tally_cards_pdf", args=[finished.pk])
     offer = organizer_client.get(url)
-    assert "8 cards is a big batch" in offer.content.decode() and not PrintJob.objects.exists()  # a GET writes nothing
+    assert "8 cards: a big batch" in offer.content.decode() and not PrintJob.objects.exists()  # a GET writes nothing
     with django_capture_on_commit_callbacks(execute=True):
         response = organizer_client.post(url)
     job = PrintJob.objects.get()
