@@ -203,6 +203,11 @@ class HandScore:
         return self.ns if side == "NS" else self.ew
 
 
+def may_defend_alone(rules: Ruleset, *, against_loner: bool) -> bool:
+    """Whether a defender may defend alone against these makers (the rule the hand-entry page offers it by)."""
+    return rules.defend_alone == "any" or (rules.defend_alone == "vs_loner" and against_loner)
+
+
 def _check(hand: Hand, rules: Ruleset) -> None:
     if hand.makers not in SIDES:
         raise ScoringError(f"Makers must be N–S or E–W, not {hand.makers!r}.")
@@ -225,7 +230,7 @@ def _check(hand: Hand, rules: Ruleset) -> None:
             raise ScoringError("Only a defender can defend alone, and the defenders are the other side.")
         if rules.defend_alone == "off":
             raise ScoringError("Defending alone is not played under these rules.")
-        if rules.defend_alone == "vs_loner" and not hand.alone:
+        if not may_defend_alone(rules, against_loner=hand.alone):
             raise ScoringError("Under these rules a defender may defend alone only against a loner.")
     if rules.bidding:
         if hand.pepper is not None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Protocol
 
+from . import seeds
+
 
 @dataclass(frozen=True)
 class GameTally:
@@ -130,7 +132,7 @@ class Standing:
 
 def draw(seed: int) -> Metric:
     """The chain's last link when the organizer wants no shared ranks: a draw by the app, the same for a seed."""
-    return Metric("draw", "a draw by the app", lambda t: random.Random(seed * 1_000_003 + t.player).random())
+    return Metric("draw", "a draw by the app", lambda t: random.Random(seeds.standings_draw(seed, t.player)).random())
 
 
 def chain_from(keys: Sequence[str], *, draw_seed: int | None = None) -> tuple[Metric, ...]:

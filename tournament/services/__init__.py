@@ -5,7 +5,7 @@ One module a concern: `nights` (a night's settings, keepers and scoring rules), 
 game's life and the commands call is named here.
 """
 
-from .nights import draw_seed, keeper_add, keeper_remove, night_create, night_rules_update, scoring_game
+from .nights import keeper_add, keeper_remove, night_create, night_rules_update, scoring_game
 from .players import (
     entry_remove,
     entry_set_active,
@@ -27,7 +27,6 @@ from .seating import (
 )
 
 __all__ = [
-    "draw_seed",
     "entry_remove",
     "entry_set_active",
     "entry_set_checked_in",

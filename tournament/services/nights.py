@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from scoring import seeds
 from scoring import services as score_services
 from scoring.models import TableResult
 from scoring.rules import PRESETS, STANDARD, Ruleset, ScoringError
@@ -83,11 +84,6 @@ def keeper_remove(*, night: Night, user_id: int) -> None:
     night.keepers.remove(user_id)
 
 
-def draw_seed(*, night_seed: int | None, round_number: int, table: int) -> int:
-    """A reproducible seed for the app's draw on a tied game, from the night's recorded seed."""
-    return ((night_seed or 0) * 1_000_003 + round_number * 1_009 + table) % 2**63
-
-
 def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> score_services.Game:
     """What `scoring.services` needs to know of one table's game (under `night`'s rules when given)."""
     night = night or round_.night
@@ -99,7 +95,7 @@ def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> sc
         ruleset=Ruleset.from_dict(night.rules),
         hands_per_game=night.hands_per_game,
         tie_rule=night.tie_rule,
-        draw_seed=draw_seed(night_seed=night.seed, round_number=round_.number, table=table),
+        draw_seed=seeds.tied_game(night.seed, round_.number, table),
         bell_at=round_.bell_at,
         confirm_results=night.confirm_results,
     )

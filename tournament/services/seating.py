@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from scoring import seeds
 from scoring.models import TableLink, TableResult
 
 from .. import charts
@@ -130,7 +131,7 @@ def _plan(night: Night, number: int, proposed: list[Table], previous: Round | No
             present=present,
             bye_counts=counts,
             sat_out_last=last,
-            seed=(night.seed or 0) * 7_919 + number,
+            seed=seeds.seating(night.seed, number),
             partners=partners,
             never_bye=house,
             partnered=partnered,

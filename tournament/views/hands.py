@@ -115,7 +115,7 @@ def _context(game: TableGame, draft: Draft, error: str = "", urls: dict[str, str
             options.append(("Alone", draft.query(alone=not draft.alone, blind=False), draft.alone))
             if ruleset.blind_loner_march and draft.alone:
                 options.append(("Blind double loner", draft.query(blind=not draft.blind), draft.blind))
-            if ruleset.defend_alone == "any" or (ruleset.defend_alone == "vs_loner" and draft.alone):
+            if rules.may_defend_alone(ruleset, against_loner=draft.alone):
                 for seat in defenders:
                     on = draft.defender_alone == seat
                     label = f"{game.seats.get(seat, seat)} defends alone"
