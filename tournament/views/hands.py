@@ -101,11 +101,11 @@ def keeper_urls(round_: Round, table: int) -> dict[str, str]:
     }
 
 
-def _context(game: TableGame, draft: Draft, error: str = "", urls: dict[str, str] | None = None) -> dict:
-    ruleset = game.rules
-    urls = urls or keeper_urls(game.round, game.table)
+def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, str] | None = None) -> dict:
+    ruleset = shown.rules
+    urls = urls or keeper_urls(shown.round, shown.table)
     base = urls["base"]
-    dealer = game.next_dealer or draft.dealer
+    dealer = shown.next_dealer or draft.dealer
     options = []  # toggles shown once the caller is known: (label, url, on)
     tricks = []  # (tricks, points label) — only when the hand can be scored
     bids: list[tuple[str, str, bool]] = []
@@ -118,7 +118,7 @@ def _context(game: TableGame, draft: Draft, error: str = "", urls: dict[str, str
             if rules.may_defend_alone(ruleset, against_loner=draft.alone):
                 for seat in defenders:
                     on = draft.defender_alone == seat
-                    label = f"{game.seats.get(seat, seat)} defends alone"
+                    label = f"{shown.seats.get(seat, seat)} defends alone"
                     options.append((label, draft.query(defender_alone="" if on else seat), on))
         else:
             for bid in range(1, ruleset.tricks_per_hand + 1):
@@ -132,20 +132,20 @@ def _context(game: TableGame, draft: Draft, error: str = "", urls: dict[str, str
                 tricks = []
                 break
             tricks.append((count, _points_label(score)))
-    seat_buttons = [(seat, game.seats.get(seat, "?"), SEAT_NAMES[seat]) for seat in rules.SEATS]
+    seat_buttons = [(seat, shown.seats.get(seat, "?"), SEAT_NAMES[seat]) for seat in rules.SEATS]
     return {
-        "game": game,
-        "night": game.round.night,
+        "game": shown,
+        "night": shown.round.night,
         "draft": draft,
         "base": base,
         "dealer": dealer,
-        "dealer_name": game.seats.get(dealer, dealer),
+        "dealer_name": shown.seats.get(dealer, dealer),
         "seat_buttons": seat_buttons,
         "maker_links": [(seat, name, draft.query(maker=seat)) for seat, name, _ in seat_buttons],
         "dealer_links": [
             (seat, name, draft.query(dealer=seat), seat == draft.dealer) for seat, name, _ in seat_buttons
         ],
-        "maker_name": game.seats.get(draft.maker, ""),
+        "maker_name": shown.seats.get(draft.maker, ""),
         "change_url": Draft(dealer=draft.dealer).query(),
         "options": options,
         "bids": bids,
