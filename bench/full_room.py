@@ -79,6 +79,7 @@ async def table_sends(port, token, delay, results, errors):
                 "ns_points": ns,
                 "ew_points": ew,
                 "last_hand_winner": "NS",
+                "game": "1",
             }
         ).encode()
         started = time.perf_counter()

@@ -296,9 +296,28 @@ def rounds_tick() -> dict[str, int]:
 # ---- scores: the record writes, the game's life decides what follows ----------------------------------------------
 
 
-def _lock_for_scores(round_: Round, *, correction: bool = False) -> Round:
+def _check_drawn_for(round_: Round, drawn_for: int | None) -> None:
+    """Refuse an action from a page drawn for another game than `round_` (None: the caller named the game itself).
+
+    Checked under the round's lock, so an action that crosses the turnaround is refused, never applied to the next
+    game.
+    """
+    if drawn_for is None or drawn_for == round_.number:
+        return
+    now = f"game {round_.number}"
+    if 0 < drawn_for < round_.number:
+        message = f"Game {drawn_for} is over: this table is on {now} now. Nothing was saved; here is {now}."
+    elif drawn_for > round_.number:
+        message = f"Game {drawn_for} has not started yet. Nothing was saved; here is {now}."
+    else:
+        message = f"This page was drawn before the app was updated. Nothing was saved; here is {now}."
+    raise ValidationError({"__all__": message})
+
+
+def _lock_for_scores(round_: Round, *, correction: bool = False, drawn_for: int | None = None) -> Round:
     """Lock the round and check that it takes scores: being played or after its bell (closed: a correction)."""
     round_ = _lock(round_)
+    _check_drawn_for(round_, drawn_for)
     if round_.status == Status.SEATED:
         raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
     if round_.status == Status.CLOSED and not correction:
@@ -308,8 +327,9 @@ def _lock_for_scores(round_: Round, *, correction: bool = False) -> Round:
     return round_
 
 
-def _lock_for_hands(round_: Round) -> Round:
+def _lock_for_hands(round_: Round, *, drawn_for: int | None = None) -> Round:
     round_ = _lock(round_)
+    _check_drawn_for(round_, drawn_for)
     if round_.status == Status.SEATED:
         raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
     if round_.status == Status.CLOSED:
@@ -345,6 +365,7 @@ def table_result_submit(
     reason: str = "",
     side: str = "",
     confirmed_by: str = "",
+    drawn_for: int | None = None,
 ) -> TableResult:
     """Record one table's game from its two totals (the keeper's desk, the organizer's form, a paper sheet).
 
@@ -352,7 +373,7 @@ def table_result_submit(
     and the seating already played stays.
     """
     reason = " ".join(reason.split())
-    round_ = _lock_for_scores(round_, correction=bool(reason))
+    round_ = _lock_for_scores(round_, correction=bool(reason), drawn_for=drawn_for)
     if record.key_used(key):  # checked under the lock: a double post waits here
         return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
     game = _table(round_, table)
@@ -387,9 +408,13 @@ def table_draft_submit(
     ew_points: int,
     last_hand_winner: str | None = None,
     key: str | None = None,
+    drawn_for: int | None = None,
 ) -> Submission:
-    """A score typed on the table's phone by one side (see `scoring.services.draft_store`)."""
-    round_ = _lock_for_scores(round_)
+    """A score typed on the table's phone by one side (see `scoring.services.draft_store`).
+
+    `drawn_for` is the game the phone's page was drawn for: an action for another game is refused (likewise below).
+    """
+    round_ = _lock_for_scores(round_, drawn_for=drawn_for)
     if earlier := record.key_used(key):
         return earlier
     draft = record.draft_store(
@@ -405,9 +430,11 @@ def table_draft_submit(
 
 
 @transaction.atomic
-def table_draft_confirm(*, round_: Round, table: int, draft_number: int, player_number: int) -> TableResult:
+def table_draft_confirm(
+    *, round_: Round, table: int, draft_number: int, player_number: int, drawn_for: int | None = None
+) -> TableResult:
     """The other side confirms a draft with one of their player numbers (from their tally cards)."""
-    round_ = _lock_for_scores(round_)
+    round_ = _lock_for_scores(round_, drawn_for=drawn_for)
     seated = list(Seating.objects.filter(round=round_, table=table).select_related("player"))
     numbers = card_numbers(round_.night, [seating.player_id for seating in seated])
     result = record.draft_confirm(
@@ -421,9 +448,9 @@ def table_draft_confirm(*, round_: Round, table: int, draft_number: int, player_
 
 
 @transaction.atomic
-def hand_record(*, round_: Round, table: int, hand: rules.Hand, user=None) -> record.Hand:
+def hand_record(*, round_: Round, table: int, hand: rules.Hand, user=None, drawn_for: int | None = None) -> record.Hand:
     """Add the next hand to a table's game. The head table's last hand rings the bell."""
-    round_ = _lock_for_hands(round_)
+    round_ = _lock_for_hands(round_, drawn_for=drawn_for)
     added = record.hand_add(_table(round_, table), hand=hand, user=user)
     if added.head_table_done:
         ring(round_, reason=Cause.HEAD_TABLE, at=added.hand.recorded_at, hand=added.hand.number)
@@ -432,14 +459,23 @@ def hand_record(*, round_: Round, table: int, hand: rules.Hand, user=None) -> re
 
 
 @transaction.atomic
-def hand_undo(*, round_: Round, table: int) -> TableResult | None:
+def hand_undo(
+    *, round_: Round, table: int, drawn_for: int | None = None, last_hand: int | None = None
+) -> TableResult | None:
     """Take back a table's last hand; its game is open again. None when no hand is left.
 
-    Undoing the head table's hand that rang the bell takes the bell back, unless another table has finished since.
+    `last_hand` is the number of the hand the page offered to undo: if another hand was entered or undone since,
+    nothing is undone. Undoing the head table's hand that rang the bell takes the bell back, unless another table
+    has finished since.
     """
-    round_ = _lock_for_hands(round_)
+    round_ = _lock_for_hands(round_, drawn_for=drawn_for)
     game = services.scoring_game(round_, table)
     last = record.last_hand(game)
+    if last_hand is not None and (last.number if last else 0) != last_hand:
+        now = f"hand {last.number}" if last else "no hand"
+        raise ValidationError(
+            {"__all__": f"Hand {last_hand} is no longer this table's last ({now} now): nothing was undone."}
+        )
     rang_it = (
         table == HEAD_TABLE
         and round_.bell_reason == Cause.HEAD_TABLE
@@ -460,9 +496,9 @@ def hand_undo(*, round_: Round, table: int) -> TableResult | None:
 
 
 @transaction.atomic
-def table_finish(*, round_: Round, table: int) -> TableResult:
+def table_finish(*, round_: Round, table: int, drawn_for: int | None = None) -> TableResult:
     """A table entering hand by hand says its game is over (after the bell, or when it stops early)."""
-    round_ = _lock_for_hands(round_)
+    round_ = _lock_for_hands(round_, drawn_for=drawn_for)
     result = record.table_finish(services.scoring_game(round_, table))
     _after_score(round_)
     return result

@@ -95,7 +95,7 @@ def test_a_database_outage_fails_clearly_and_recovers(tmp_path):
         assert status == 200
         csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         key = re.search(r'name="key" value="([^"]+)"', page).group(1)
-        form = {"csrfmiddlewaretoken": csrf, "key": key, "side": "NS", "ns_points": "6", "ew_points": "2"}
+        form = {"csrfmiddlewaretoken": csrf, "key": key, "side": "NS", "ns_points": "6", "ew_points": "2", "game": "1"}
         relay.stop()  # the database goes away
         status, page = fetch(opener, f"{base}/t/{token}/score/", form)
         assert status == 503 and "The database is not answering: nothing was saved" in page

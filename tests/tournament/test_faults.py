@@ -63,7 +63,7 @@ def test_a_server_killed_mid_game_comes_back_with_the_countdown_and_the_scores(t
         page = browser.open(f"{base}/t/{token}/").read().decode()
         csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         key = re.search(r'name="key" value="([^"]+)"', page).group(1)
-        form = {"csrfmiddlewaretoken": csrf, "key": key, "side": "NS", "ns_points": "6", "ew_points": "2"}
+        form = {"csrfmiddlewaretoken": csrf, "key": key, "side": "NS", "ns_points": "6", "ew_points": "2", "game": "1"}
         saved = browser.open(f"{base}/t/{token}/score/", urllib.parse.urlencode(form).encode()).read().decode()
         assert "Saved." in saved
     finally:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from scoring.models import Submission, TableLink, TableResult
+from scoring.models import Hand, Submission, TableLink, TableResult
 from tests.conftest import register
 from tournament import game
 from tournament import services as night_services
@@ -183,15 +185,15 @@ def test_a_table_link_reaches_its_own_table_and_nothing_else(client, playing):
 def test_table_page_draft_and_confirm_through_the_link(client, playing):
     link = link_for(playing, 2)
     submit = reverse("scoring:link_submit", args=[link.token])
-    data = {"side": "EW", "ns_points": "3", "ew_points": "5", "key": "k-1"}
+    data = {"side": "EW", "ns_points": "3", "ew_points": "5", "key": "k-1", "game": "1"}
     page = client.post(submit, data, **HTMX).content.decode()
     assert "It counts once the other side confirms" in page
     client.post(submit, data, **HTMX)  # a double tap
     assert Submission.objects.filter(table=2).count() == 1
     confirm = reverse("scoring:link_confirm", args=[link.token])
-    wrong = client.post(confirm, {"draft": "1", "player_number": str(seated(playing, 2)["E"])}, **HTMX)
+    wrong = client.post(confirm, {"draft": "1", "game": "1", "player_number": str(seated(playing, 2)["E"])}, **HTMX)
     assert "sitting N–S" in wrong.content.decode()
-    right = client.post(confirm, {"draft": "1", "player_number": str(seated(playing, 2)["S"])}, **HTMX)
+    right = client.post(confirm, {"draft": "1", "game": "1", "player_number": str(seated(playing, 2)["S"])}, **HTMX)
     assert "Score in: N–S 3, E–W 5" in right.content.decode()
 
 
@@ -216,9 +218,88 @@ def test_table_links_are_rate_limited(client, playing, settings):
 
 def test_hand_entry_through_the_link_needs_a_player_number_to_finish(client, playing):
     link = link_for(playing, 2)
-    client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "5"}, **HTMX)
+    client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "5", "game": "1"}, **HTMX)
     finish = reverse("scoring:link_finish", args=[link.token])
-    refused = client.post(finish, {"player_number": "99999"}, **HTMX).content.decode()
+    refused = client.post(finish, {"player_number": "99999", "game": "1"}, **HTMX).content.decode()
     assert "a player at this table" in refused
-    client.post(finish, {"player_number": str(seated(playing, 2)["W"])}, **HTMX)
+    client.post(finish, {"player_number": str(seated(playing, 2)["W"]), "game": "1"}, **HTMX)
     assert TableResult.objects.get(table=2).status == "final"
+
+
+# ---- every action from a table's phone names its game: a page left open into the next game changes nothing -----
+
+
+def _close_with_scores(round_, *, skip=()):
+    """Every table but `skip` in by its paper total; the game closes and the next starts."""
+    for table in sorted(set(round_.seatings.values_list("table", flat=True)) - set(skip)):
+        game.table_result_submit(round_=round_, table=table, ns_points=5, ew_points=3)
+    following = game.round_close(round_=round_)
+    return game.round_start(round_=following) if following.status == "seated" else following
+
+
+def test_a_stale_undo_from_the_last_game_is_refused_and_the_new_game_keeps_its_hands(client, playing):
+    link = link_for(playing, 2)
+    add = reverse("scoring:link_hand_add", args=[link.token])
+    undo = reverse("scoring:link_hand_undo", args=[link.token])
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1"}, **HTMX)
+    finish = reverse("scoring:link_finish", args=[link.token])
+    client.post(finish, {"player_number": str(seated(playing, 2)["E"]), "game": "1"}, **HTMX)
+    old_page = {"game": "1", "hand": "1"}  # the Undo as game 1's "Game over" page drew it, left open
+    second = _close_with_scores(playing, skip=[2])
+    client.post(add, {"maker": "E", "tricks": "4", "game": "2"}, **HTMX)
+    client.post(add, {"maker": "S", "tricks": "5", "game": "2"}, **HTMX)
+    hands_before = list(Hand.objects.filter(result__round=second, result__table=2).values_list("number", "maker"))
+    assert len(hands_before) == 2
+    page = client.post(undo, old_page, **HTMX).content.decode()
+    assert "Game 1 is over: this table is on game 2 now. Nothing was saved" in page
+    after = list(Hand.objects.filter(result__round=second, result__table=2).values_list("number", "maker"))
+    assert after == hands_before
+    assert Hand.objects.filter(result__round=playing, result__table=2).count() == 1  # game 1 untouched too
+
+
+def test_an_undo_of_a_hand_that_is_no_longer_the_last_undoes_nothing(client, playing):
+    link = link_for(playing, 2)
+    add = reverse("scoring:link_hand_add", args=[link.token])
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1"}, **HTMX)
+    client.post(add, {"maker": "E", "tricks": "3", "game": "1"}, **HTMX)  # another phone, the second hand
+    undo = reverse("scoring:link_hand_undo", args=[link.token])
+    page = unescape(
+        client.post(undo, {"game": "1", "hand": "1"}, **HTMX).content.decode()
+    )  # the first phone's old page
+    assert "Hand 1 is no longer this table's last (hand 2 now): nothing was undone." in page
+    assert Hand.objects.filter(result__table=2).count() == 2
+    client.post(undo, {"game": "1", "hand": "2"}, **HTMX)
+    assert Hand.objects.filter(result__table=2).count() == 1
+
+
+def test_a_score_form_drawn_in_game_1_and_sent_after_it_closed_is_not_stored_for_game_2(client, playing):
+    link = link_for(playing, 2)
+    second = _close_with_scores(playing)
+    submit = reverse("scoring:link_submit", args=[link.token])
+    form = {"side": "NS", "ns_points": "6", "ew_points": "2", "key": "stale-1", "game": "1"}
+    page = client.post(submit, form, **HTMX).content.decode()
+    assert "Game 1 is over: this table is on game 2 now. Nothing was saved; here is game 2." in page
+    assert not Submission.objects.filter(round=second).exists()
+    assert not TableResult.objects.filter(round=second).exists()
+
+
+def test_a_form_that_names_no_game_is_refused_as_out_of_date(client, playing):
+    link = link_for(playing, 1)
+    submit = reverse("scoring:link_submit", args=[link.token])
+    page = client.post(submit, {"side": "NS", "ns_points": "6", "ew_points": "2", "key": "k"}, **HTMX)
+    assert "This page was drawn before the app was updated. Nothing was saved" in page.content.decode()
+    assert not Submission.objects.exists()
+    for bad in ("abc", "99999999999999999999999999999"):
+        answer = client.post(submit, {"side": "NS", "ns_points": "6", "ew_points": "2", "key": bad, "game": bad})
+        assert answer.status_code == 200 and not Submission.objects.exists()
+
+
+def test_the_phones_pages_carry_the_game_they_were_drawn_for(client, playing):
+    link = link_for(playing, 2)
+    score_page = client.get(reverse("scoring:table_link", args=[link.token])).content.decode()
+    assert '<input type="hidden" name="game" value="1">' in score_page
+    client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "3", "game": "1"})
+    hands_page = client.get(reverse("scoring:link_hands", args=[link.token])).content.decode()
+    assert (
+        hands_page.count('name="game" value="1"') >= 2 and '<input type="hidden" name="hand" value="1">' in hands_page
+    )

@@ -161,14 +161,26 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
     return TemplateResponse(request, template, context)
 
 
-def record_hand(request, round_: Round, table: int, *, role: str, urls=None, extra=None):
-    """Save the hand whose tricks were just tapped; the panel comes back fresh or with the refusal."""
+def posted_number(request, name: str) -> int | None:
+    """A number a form carries (the game it was drawn for, the hand it offered to undo); 0 when it is not one, None
+    when the form has no such field."""
+    value = request.POST.get(name)
+    if value is None:
+        return None
+    return int(value) if value.isdigit() and len(value) < 6 else 0
+
+
+def record_hand(request, round_: Round, table: int, *, role: str, urls=None, extra=None, drawn_for=None):
+    """Save the hand whose tricks were just tapped; the panel comes back fresh or with the refusal.
+
+    `drawn_for`: the game the page was drawn for, when the address does not say it (a table's link).
+    """
     draft = Draft.from_query(request.POST)
     try:
         tricks = int(request.POST.get("tricks", ""))
         if not draft.maker:
             raise ValidationError("Tap who called trump first.")
-        game.hand_record(round_=round_, table=table, hand=draft.hand(tricks), user=request.user)
+        game.hand_record(round_=round_, table=table, hand=draft.hand(tricks), user=request.user, drawn_for=drawn_for)
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
     except ValidationError as error:
@@ -176,10 +188,10 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
     return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra={**(extra or {}), "saved": True})
 
 
-def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None):
+def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None, drawn_for=None):
     draft = Draft.from_query(request.POST)
     try:
-        game.hand_undo(round_=round_, table=table)
+        game.hand_undo(round_=round_, table=table, drawn_for=drawn_for, last_hand=posted_number(request, "hand"))
     except ValidationError as error:
         return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
     return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra=extra)

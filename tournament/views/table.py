@@ -19,7 +19,7 @@ from tournament.selectors import card_numbers
 
 from .. import game
 from ..score_forms import ConfirmForm, TableScoreForm
-from .hands import Draft, answer, record_hand, undo_hand
+from .hands import Draft, answer, posted_number, record_hand, undo_hand
 
 TEMPLATE = "scoring/table_link.html"
 REQUESTS_PER_MINUTE = 60
@@ -51,6 +51,11 @@ def _limited(view):
 
     wrapped.__name__ = view.__name__
     return wrapped
+
+
+def _drawn_for(request) -> int:
+    """The game a phone's form was drawn for (0 for a form that does not say: it is refused as out of date)."""
+    return posted_number(request, "game") or 0
 
 
 def _urls(link: TableLink) -> dict[str, str]:
@@ -113,6 +118,7 @@ def link_submit(request, token: str):
                 ew_points=data["ew_points"],
                 last_hand_winner=data["last_hand_winner"] or None,
                 key=data["key"],
+                drawn_for=_drawn_for(request),
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -133,6 +139,7 @@ def link_confirm(request, token: str):
                 table=link.table,
                 draft_number=form.cleaned_data["draft"],
                 player_number=form.cleaned_data["player_number"],
+                drawn_for=_drawn_for(request),
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -160,7 +167,9 @@ def link_hands(request, token: str):
 def link_hand_add(request, token: str):
     link, round_ = _resolve(request, token)
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
-    return record_hand(request, _hand_round(link, round_), link.table, role="table", urls=_urls(link), extra=extra)
+    round_ = _hand_round(link, round_)
+    drawn_for = _drawn_for(request)
+    return record_hand(request, round_, link.table, role="table", urls=_urls(link), extra=extra, drawn_for=drawn_for)
 
 
 @_limited
@@ -168,7 +177,8 @@ def link_hand_add(request, token: str):
 def link_hand_undo(request, token: str):
     link, round_ = _resolve(request, token)
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
-    return undo_hand(request, _hand_round(link, round_), link.table, urls=_urls(link), extra=extra)
+    round_ = _hand_round(link, round_)
+    return undo_hand(request, round_, link.table, urls=_urls(link), extra=extra, drawn_for=_drawn_for(request))
 
 
 @_limited
@@ -184,7 +194,7 @@ def link_finish(request, token: str):
         seated = set(card_numbers(link.night, players).values())
         if link.night.confirm_results and (not number.isdigit() or int(number) not in seated):
             raise ValidationError("Enter the number (from the tally card) of a player at this table to confirm.")
-        game.table_finish(round_=round_, table=link.table)
+        game.table_finish(round_=round_, table=link.table, drawn_for=_drawn_for(request))
     except ValidationError as error:
         return answer(request, round_, link.table, Draft(), " ".join(error.messages), _urls(link), extra)
     return answer(request, round_, link.table, Draft(), urls=_urls(link), extra=extra)
