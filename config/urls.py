@@ -7,3 +7,6 @@ urlpatterns = [
     path("", include("tournament.urls_scoring")),
     path("", include("tournament.urls")),
 ]
+
+handler404 = "tournament.views.errors.not_found"
+handler403 = "tournament.views.errors.forbidden"

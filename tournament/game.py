@@ -343,6 +343,17 @@ def _table(round_: Round, table: int) -> record.Game:
     return services.scoring_game(round_, table)
 
 
+def _earlier_post(round_: Round, table: int, key: str | None) -> Submission | None:
+    """The entry a form's one-time key already made (the same form posted twice), or None.
+
+    A key already used for another table or game is a form that was never drawn for this one: refused.
+    """
+    earlier = record.key_used(key)
+    if earlier is not None and (earlier.round_id, earlier.table) != (round_.pk, table):
+        raise ValidationError({"__all__": "This form was already sent for another table or game: reload the page."})
+    return earlier
+
+
 def _after_score(round_: Round) -> None:
     """Tell the room, and move on when this was the last table in after the bell."""
     Night.touch(round_.night_id)
@@ -374,7 +385,7 @@ def table_result_submit(
     """
     reason = " ".join(reason.split())
     round_ = _lock_for_scores(round_, correction=bool(reason), drawn_for=drawn_for)
-    if record.key_used(key):  # checked under the lock: a double post waits here
+    if _earlier_post(round_, table, key):  # checked under the lock: a double post waits here
         return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
     game = _table(round_, table)
     result = record.total_store(
@@ -415,7 +426,7 @@ def table_draft_submit(
     `drawn_for` is the game the phone's page was drawn for: an action for another game is refused (likewise below).
     """
     round_ = _lock_for_scores(round_, drawn_for=drawn_for)
-    if earlier := record.key_used(key):
+    if earlier := _earlier_post(round_, table, key):
         return earlier
     draft = record.draft_store(
         _table(round_, table),

@@ -1,10 +1,11 @@
 from django.urls import path
 
+from . import converters  # noqa: F401 - registers <number:…>
 from .views import desk, hands, results, scoring_rules, season_pages, table
 
 app_name = "scoring"
 
-TABLE = "nights/<int:night_id>/games/<int:number>/tables/<int:table>/"
+TABLE = "nights/<number:night_id>/games/<number:number>/tables/<number:table>/"
 
 urlpatterns = [
     path(f"{TABLE}score/", results.table_score, name="table_score"),
@@ -12,14 +13,14 @@ urlpatterns = [
     path(f"{TABLE}hands/add/", hands.hand_add, name="hand_add"),
     path(f"{TABLE}hands/undo/", hands.hand_undo, name="hand_undo"),
     path(f"{TABLE}finish/", hands.table_finish, name="table_finish"),
-    path("nights/<int:night_id>/rules/", scoring_rules.night_rules, name="night_rules"),
-    path("nights/<int:night_id>/desk/", desk.keeper_desk, name="keeper_desk"),
+    path("nights/<number:night_id>/rules/", scoring_rules.night_rules, name="night_rules"),
+    path("nights/<number:night_id>/desk/", desk.keeper_desk, name="keeper_desk"),
     path(f"{TABLE}desk/", desk.desk_save, name="desk_save"),
-    path("nights/<int:night_id>/games/<int:number>/desk-close/", desk.desk_close, name="desk_close"),
+    path("nights/<number:night_id>/games/<number:number>/desk-close/", desk.desk_close, name="desk_close"),
     path(f"{TABLE}history/", desk.table_history, name="table_history"),
-    path("nights/<int:night_id>/tables/", desk.table_links, name="table_links"),
-    path("nights/<int:night_id>/tables/<int:table>/qr.svg", desk.table_qr, name="table_qr"),
-    path("nights/<int:night_id>/tables/<int:table>/regenerate/", desk.link_regenerate, name="link_regenerate"),
+    path("nights/<number:night_id>/tables/", desk.table_links, name="table_links"),
+    path("nights/<number:night_id>/tables/<number:table>/qr.svg", desk.table_qr, name="table_qr"),
+    path("nights/<number:night_id>/tables/<number:table>/regenerate/", desk.link_regenerate, name="link_regenerate"),
     path("t/<str:token>/", table.table_link, name="table_link"),
     path("t/<str:token>/score/", table.link_submit, name="link_submit"),
     path("t/<str:token>/confirm/", table.link_confirm, name="link_confirm"),
@@ -29,9 +30,13 @@ urlpatterns = [
     path("t/<str:token>/finish/", table.link_finish, name="link_finish"),
     path("seasons/", season_pages.season_list, name="season_list"),
     path("seasons/new/", season_pages.season_create, name="season_create"),
-    path("seasons/<int:season_id>/", season_pages.season_edit, name="season_edit"),
-    path("seasons/<int:season_id>/nights/", season_pages.season_nights, name="season_nights"),
-    path("public/seasons/<int:season_id>/", season_pages.season_public, name="season_public"),
-    path("public/seasons/<int:season_id>/players/<int:player_id>/", season_pages.season_player, name="season_player"),
-    path("public/seasons/<int:season_id>/standings.csv", season_pages.season_csv, name="season_csv"),
+    path("seasons/<number:season_id>/", season_pages.season_edit, name="season_edit"),
+    path("seasons/<number:season_id>/nights/", season_pages.season_nights, name="season_nights"),
+    path("public/seasons/<number:season_id>/", season_pages.season_public, name="season_public"),
+    path(
+        "public/seasons/<number:season_id>/players/<number:player_id>/",
+        season_pages.season_player,
+        name="season_player",
+    ),
+    path("public/seasons/<number:season_id>/standings.csv", season_pages.season_csv, name="season_csv"),
 ]

@@ -303,3 +303,44 @@ def test_the_phones_pages_carry_the_game_they_were_drawn_for(client, playing):
     assert (
         hands_page.count('name="game" value="1"') >= 2 and '<input type="hidden" name="hand" value="1">' in hands_page
     )
+
+
+# ---- dead ends answer in words -------------------------------------------------------------------------------
+
+
+def test_a_replaced_table_link_says_to_scan_the_card_again(client, playing):
+    link = link_for(playing, 1)
+    night_services.table_link_regenerate(night=playing.night, table=1)
+    response = client.get(reverse("scoring:table_link", args=[link.token]))
+    assert response.status_code == 404
+    assert "scan the code on the table" in unescape(response.content.decode())
+
+
+def test_a_keeper_opening_the_organizers_page_is_shown_the_way_to_the_desk(client, playing, keeper):
+    client.force_login(keeper)
+    response = client.get(reverse("tournament:night_detail", args=[playing.night_id]))
+    body = response.content.decode()
+    assert response.status_code == 403 and "Your page is the keeper" in unescape(body)
+    assert reverse("scoring:keeper_desk", args=[playing.night_id]) in body
+
+
+def test_a_form_key_already_used_at_another_table_is_refused_in_words(client, playing):
+    first, second = link_for(playing, 1), link_for(playing, 2)
+    form = {"side": "NS", "ns_points": "6", "ew_points": "2", "key": "one-key", "game": "1"}
+    client.post(reverse("scoring:link_submit", args=[first.token]), form, **HTMX)
+    response = client.post(reverse("scoring:link_submit", args=[second.token]), form, **HTMX)
+    assert response.status_code == 200
+    assert "already sent for another table or game" in response.content.decode()
+    assert list(Submission.objects.values_list("table", flat=True)) == [1]
+
+
+def test_odd_numbers_in_addresses_and_searches_never_make_a_server_error(organizer_client, playing):
+    night = playing.night
+    desk = reverse("scoring:keeper_desk", args=[night.pk])
+    for game_number in ("abc", "²", "9" * 30, "0", "-1", "99"):
+        assert organizer_client.get(desk, {"game": game_number}).status_code == 200
+    find = reverse("tournament:player_find", args=[night.pk])
+    for query in ("9" * 30, "²", "٣", "12"):
+        assert organizer_client.get(find, {"q": query}).status_code in (200, 302)
+    cards = reverse("tournament:tally_cards_pdf", args=[night.pk])
+    assert organizer_client.get(cards, {"blank": "²"}).status_code == 200

@@ -12,14 +12,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from scoring.models import Submission, TableLink
+from scoring.models import Submission, TableLink, TableResult
 from tournament.forms import apply_errors
 from tournament.models import Night, Round
 from tournament.permissions import keeper_required, organizer_required
 
 from .. import game, selectors, services
 from ..score_forms import DeskForm
-from ..selectors import desk_rows
+from ..selectors import DeskState, desk_rows
 from ..selectors import table_history as history_of
 from ..sheets.qr import qr_svg
 
@@ -33,7 +33,7 @@ def _role(user) -> str:
 def _form(row, round_: Round, data=None) -> DeskForm:
     result = row.result
     initial = {"key": Submission.new_key(), "version": result.version if result else None}
-    if result is not None and result.entry == "totals":
+    if result is not None and result.entry == TableResult.Entry.TOTALS:
         initial.update(ns_points=result.ns_points, ew_points=result.ew_points)
     elif row.waiting:  # what the table typed, for the keeper to check and save
         initial.update(ns_points=row.waiting[-1].ns_points, ew_points=row.waiting[-1].ew_points)
@@ -41,9 +41,12 @@ def _form(row, round_: Round, data=None) -> DeskForm:
 
 
 def _round(night: Night, number: str | int | None) -> Round | None:
+    """The game asked for (a game number; anything else means the current game), or the current one."""
     rounds = night.rounds.order_by("-number")
+    if isinstance(number, str):
+        number = int(number) if number.isdecimal() and len(number) < 6 else None
     if number:
-        return rounds.filter(number=number).first()
+        return rounds.filter(number=number).first() or next((r for r in rounds if r.open), None) or rounds.first()
     return next((r for r in rounds if r.open), None) or rounds.first()
 
 
@@ -56,7 +59,7 @@ def keeper_desk(request, night_id: int):
         "night": night,
         "round": round_,
         "rows": [(row, _form(row, round_)) for row in rows],
-        "missing": [row.table for row in rows if row.status != "in"],
+        "missing": [row.table for row in rows if row.status != DeskState.IN],
         "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
     }
     return TemplateResponse(request, TEMPLATE, context)
@@ -150,7 +153,7 @@ def desk_close(request, night_id: int, number: int):
             "night": night,
             "round": round_,
             "rows": [(row, _form(row, round_)) for row in rows],
-            "missing": [row.table for row in rows if row.status != "in"],
+            "missing": [row.table for row in rows if row.status != DeskState.IN],
             "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
             "close_errors": error.messages,
         }

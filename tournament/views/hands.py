@@ -167,7 +167,7 @@ def posted_number(request, name: str) -> int | None:
     value = request.POST.get(name)
     if value is None:
         return None
-    return int(value) if value.isdigit() and len(value) < 6 else 0
+    return int(value) if value.isdecimal() and len(value) < 6 else 0
 
 
 def record_hand(request, round_: Round, table: int, *, role: str, urls=None, extra=None, drawn_for=None):

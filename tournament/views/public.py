@@ -74,7 +74,7 @@ def player_find(request, night_id: int):
     """A player finds themselves by name (or by their number, as printed on the tally card)."""
     night = get_object_or_404(Night, pk=night_id)
     query = request.GET.get("q", "").strip()
-    if query.isdigit() and (player := selectors.player_by_card_number(night, int(query))) is not None:
+    if query.isdecimal() and len(query) < 10 and (player := selectors.player_by_card_number(night, int(query))):
         return redirect("tournament:player_page", night.pk, player)
     matches = selectors.find_players(night, query)
     if len(matches) == 1:

@@ -52,7 +52,7 @@ def tally_cards_pdf(request, night_id: int):
     """Tally cards, ?per_page=1, 2 (the default) or 4; ?blank=N for N blank cards to write names on."""
     night = get_object_or_404(Night, pk=night_id)
     per_page = int(request.GET["per_page"]) if request.GET.get("per_page") in {"1", "2", "4"} else 2
-    blank = min(int(request.GET["blank"]), 600) if request.GET.get("blank", "").isdigit() else 0
+    blank = min(int(request.GET["blank"]), 600) if request.GET.get("blank", "").isdecimal() else 0
     return _sheet(request, night, "tally-cards", per_page=per_page, blank=blank)
 
 

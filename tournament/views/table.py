@@ -192,7 +192,7 @@ def link_finish(request, token: str):
         number = request.POST.get("player_number", "").strip()
         players = round_.seatings.filter(table=link.table).values_list("player_id", flat=True)
         seated = set(card_numbers(link.night, players).values())
-        if link.night.confirm_results and (not number.isdigit() or int(number) not in seated):
+        if link.night.confirm_results and (not number.isdecimal() or len(number) > 9 or int(number) not in seated):
             raise ValidationError("Enter the number (from the tally card) of a player at this table to confirm.")
         game.table_finish(round_=round_, table=link.table, drawn_for=_drawn_for(request))
     except ValidationError as error:

@@ -20,7 +20,7 @@ def _game_counts(values: list[str]) -> dict[int, int]:
     counts: dict[int, int] = {}
     for value in values:
         game, _, count = value.partition(":")
-        if not (game.isdigit() and count.isdigit()) or int(game) < 2:
+        if not (game.isdecimal() and count.isdecimal()) or int(game) < 2:
             raise ValidationError(f"Write GAME:COUNT with GAME 2 or more, not {value!r}.")
         counts[int(game)] = counts.get(int(game), 0) + int(count)
     return counts

@@ -1,0 +1,22 @@
+"""Pages for a refused or missing address: a plain sentence and a way on, never a bare status line."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.template.response import TemplateResponse
+
+# Our own Http404s are sentences for the person holding the phone; Django's own say which model was not found.
+TECHNICAL = ("matches the given query", "Resolver404", "Http404")
+
+
+def not_found(request, exception: Exception):
+    message = exception.args[0] if isinstance(exception, Http404) and exception.args else ""
+    if not isinstance(message, str) or any(word in message for word in TECHNICAL):
+        message = ""
+    return TemplateResponse(request, "404.html", {"message": message}, status=404)
+
+
+def forbidden(request, exception: Exception):
+    user = request.user
+    nights = list(user.kept_nights.all()) if user.is_authenticated else []
+    return TemplateResponse(request, "403.html", {"kept_nights": nights}, status=403)
