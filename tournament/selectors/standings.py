@@ -270,7 +270,11 @@ _SEATS = {
 }
 
 
-def _seat_tallies(rows: NightRows) -> Iterator[tuple[int, int, int, str, int, int, int, bool, rules.Extras]]:
+# (player, game, table, seat, tally, team points, conceded, won, extras)
+_SeatTally = tuple[int, int, int, str, int, int, int, bool, rules.Extras]
+
+
+def _seat_tallies(rows: NightRows) -> Iterator[_SeatTally]:
     """Each seat of each closed game held by a player with a tally, as what the game adds to that tally:
     (player, game, table, seat, tally, team's points, conceded, won, extras).
 
@@ -329,31 +333,40 @@ class _Tally(NamedTuple):
     bye: bool
 
 
-def _bye_credits(
-    rows: NightRows, points_of: dict[int, list[int]], by_round: dict[int, list[int]]
-) -> Iterator[tuple[int, int, int]]:
-    """Each bye as (player, game, credit), from the player's tally lines so far (`points_of`, a bye's credit joining
-    them in turn) and each game's tallies (`by_round`). The one place a bye's worth is worked out."""
+def _games_then_byes(rows: NightRows) -> Iterator[tuple[_SeatTally | None, tuple[int, int, int] | None]]:
+    """Every tally line's source, in the order their worth is worked out: each seat of each closed game as
+    `_seat_tallies` gives it, then each bye as (player, game, credit).
+
+    A bye's credit comes from the player's lines before it (a bye's credit joining them in turn) and from that game's
+    tallies: the one place a bye's worth is worked out, for the cards and for the totals alike.
+    """
     night = rows.night
+    points_of: dict[int, list[int]] = {player: [] for player in rows.players}
+    by_round: dict[int, list[int]] = {}
+    for seat_tally in _seat_tallies(rows):
+        player, number, tally = seat_tally[0], seat_tally[1], seat_tally[4]
+        points_of[player].append(tally)
+        by_round.setdefault(number, []).append(tally)
+        yield seat_tally, None
     for player, number in rows.byes:
         own = points_of[player]
         game = by_round.get(number, ())
         credit = _bye_credit(night, sum(own), len(own), sum(game), len(game))
         own.append(credit)
-        yield player, number, credit
+        yield None, (player, number, credit)
 
 
 def _lines(rows: NightRows) -> dict[int, list[_Line]]:
     """Every player's tally lines for one night's closed games and byes, in game order: what the cards show."""
     no_extras = rules.NO_EXTRAS
     played: dict[int, list[_Line]] = {player: [] for player in rows.players}
-    points_of: dict[int, list[int]] = {player: [] for player in rows.players}
-    by_round: dict[int, list[int]] = {}
-    for player, number, table, seat, tally, points, conceded, won, earned in _seat_tallies(rows):
-        seats = rows.seats[(number, table)]
-        _, partner, opponents = _SEATS[seat]
-        played[player].append(
-            _Line(
+    for seat_tally, bye in _games_then_byes(rows):
+        if seat_tally is not None:
+            player, number, table, seat, tally, points, conceded, won, earned = seat_tally
+            seats = rows.seats[(number, table)]
+            _, partner, opponents = _SEATS[seat]
+            sat_with, sat_against = seats.get(partner), tuple(seats[s] for s in opponents if s in seats)
+            line = _Line(
                 player,
                 number,
                 tally,
@@ -366,18 +379,15 @@ def _lines(rows: NightRows) -> dict[int, list[_Line]]:
                 False,
                 table,
                 seat,
-                seats.get(partner),
-                tuple(seats[s] for s in opponents if s in seats),
+                sat_with,
+                sat_against,
                 points,
                 earned,
             )
-        )
-        points_of[player].append(tally)
-        by_round.setdefault(number, []).append(tally)
-    for player, number, credit in _bye_credits(rows, points_of, by_round):
-        played[player].append(
-            _Line(player, number, credit, 0, False, 0, 0, 0, 0, True, 0, "", None, (), credit, no_extras)
-        )
+        elif bye is not None:
+            player, number, credit = bye
+            line = _Line(player, number, credit, 0, False, 0, 0, 0, 0, True, 0, "", None, (), credit, no_extras)
+        played[player].append(line)
     for player_lines in played.values():
         player_lines.sort(key=lambda line: (line.round, line.table))
     return played
@@ -385,25 +395,14 @@ def _lines(rows: NightRows) -> dict[int, list[_Line]]:
 
 def _tally_lines(rows: NightRows) -> Iterator[_Tally]:
     """The same lines as `_lines`, with only what the totals read (the standings need no partners or order)."""
-    points_of: dict[int, list[int]] = {player: [] for player in rows.players}
-    by_round: dict[int, list[int]] = {}
-    for player, number, _, _, tally, _, conceded, won, earned in _seat_tallies(rows):
-        points_of[player].append(tally)
-        by_round.setdefault(number, []).append(tally)
-        yield _Tally(
-            player,
-            number,
-            tally,
-            conceded,
-            won,
-            earned.loners_made,
-            earned.loners_tried,
-            earned.euchres,
-            earned.marches,
-            False,
-        )
-    for player, number, credit in _bye_credits(rows, points_of, by_round):
-        yield _Tally(player, number, credit, 0, False, 0, 0, 0, 0, True)
+    for seat_tally, bye in _games_then_byes(rows):
+        if seat_tally is not None:
+            player, number, _, _, tally, _, conceded, won, earned = seat_tally
+            made, tried, euchres, marches = earned.loners_made, earned.loners_tried, earned.euchres, earned.marches
+            yield _Tally(player, number, tally, conceded, won, made, tried, euchres, marches, False)
+        elif bye is not None:
+            player, number, credit = bye
+            yield _Tally(player, number, credit, 0, False, 0, 0, 0, 0, True)
 
 
 def _tallies(rows: NightRows) -> dict[int, standings_core.PlayerTotals]:
