@@ -13,6 +13,7 @@ Sources of the presets (shared/seeds/):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterator, Mapping
@@ -336,6 +337,50 @@ def check_game_total(points: int, hands: int, rules: Ruleset) -> None:
         raise ScoringError(f"{points} is more than {hands} hands can make (at most {hands * high}).")
     if points < hands * low:
         raise ScoringError(f"{points} is less than {hands} hands can make (at least {hands * low}).")
+
+
+@functools.lru_cache(maxsize=64)
+def hand_totals(rules: Ruleset) -> frozenset[tuple[int, int]]:
+    """Every (N–S, E–W) score one hand can give under `rules`, either side making."""
+    scores = [score_hand(hand, rules) for hand in legal_hands(rules)]
+    return frozenset({(score.ns, score.ew) for score in scores} | {(score.ew, score.ns) for score in scores})
+
+
+@functools.lru_cache(maxsize=64)
+def _reachable(rules: Ruleset, hands: int, exactly: bool) -> tuple[dict[int, int], int]:
+    """The game totals `hands` hands can make (`exactly` that many, or any number from 1 to `hands`): for each N–S
+    total, a bit mask of the E–W totals (bit e + shift for E–W total e), and the shift."""
+    pairs = sorted(hand_totals(rules))
+    shift = -min(0, *(ew for _, ew in pairs)) * hands  # no E–W total goes below -shift
+    reach = {0: 1 << shift}
+    union: dict[int, int] = {}
+    for _ in range(hands):
+        following: dict[int, int] = {}
+        for ns, mask in reach.items():
+            for add_ns, add_ew in pairs:
+                moved = mask << add_ew if add_ew >= 0 else mask >> -add_ew
+                following[ns + add_ns] = following.get(ns + add_ns, 0) | moved
+        reach = following
+        if not exactly:
+            for ns, mask in reach.items():
+                union[ns] = union.get(ns, 0) | mask
+    return (reach if exactly else union), shift
+
+
+def game_total_possible(ns: int, ew: int, hands: int, rules: Ruleset, *, exactly: bool = True) -> bool:
+    """Whether some `hands` hands (or, not `exactly`, some 1 to `hands` hands) make a game of `ns` to `ew`."""
+    reach, shift = _reachable(rules, hands, exactly)
+    bit = ew + shift
+    return bit >= 0 and bool(reach.get(ns, 0) >> bit & 1)
+
+
+def check_game_totals(ns: int, ew: int, hands: int, rules: Ruleset, *, exactly: bool = True) -> None:
+    """Refuse a pair of game totals that no sequence of hands allowed at the table could make."""
+    if game_total_possible(ns, ew, hands, rules, exactly=exactly):
+        return
+    played = f"{hands} hands" if exactly else f"up to {hands} hands"
+    why = " (every hand scores for one side or the other)" if ns == ew == 0 else ""
+    raise ScoringError(f"No {played} make N–S {ns}, E–W {ew} under these rules{why}: check the score sheet.")
 
 
 @dataclass(frozen=True)

@@ -84,9 +84,13 @@ def _total_hands(result: TableResult, game: Game) -> None:
 
 
 def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int | None) -> None:
-    hands = game.hands_per_game if hands_played is None else hands_played
-    if not 1 <= hands <= game.hands_per_game * MAX_HANDS_FACTOR:
-        raise ValidationError({"hands_played": f"Hands played must be between 1 and {game.hands_per_game * 2}."})
+    """Refuse totals no hands allowed at this table could make: the head table plays exactly its hands a game,
+    another table any number up to the cap before the bell (or exactly `hands_played`, when the sheet says)."""
+    cap = game.hands_per_game * MAX_HANDS_FACTOR
+    exactly = hands_played is not None or game.head
+    hands = hands_played if hands_played is not None else (game.hands_per_game if game.head else cap)
+    if not 1 <= hands <= cap:
+        raise ValidationError({"hands_played": f"Hands played must be between 1 and {cap}."})
     for name, value in (("ns_points", ns_points), ("ew_points", ew_points)):
         if value < 0 and rules.points_range(game.ruleset)[0] >= 0:
             raise ValidationError({name: "Points cannot be negative."})
@@ -94,6 +98,10 @@ def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int 
             rules.check_game_total(value, hands, game.ruleset)
         except rules.ScoringError as error:
             raise ValidationError({name: str(error)}) from error
+    try:
+        rules.check_game_totals(ns_points, ew_points, hands, game.ruleset, exactly=exactly)
+    except rules.ScoringError as error:
+        raise ValidationError({"__all__": str(error)}) from error
 
 
 def _record(game: Game, **values: Any) -> Submission:

@@ -33,14 +33,15 @@ def main(rounds: int) -> None:
     night = services.night_create(name="Race", games=1, auto_advance=False)
     services.players_register(night=night, names=[f"Racer {n}" for n in range(1, 9)])
     round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
-    table_result_submit(round_=round_, table=1, ns_points=1, ew_points=0)
+    # Table 2, not the head table: it may stop at the bell after a hand, so every score below is one it could make.
+    table_result_submit(round_=round_, table=2, ns_points=1, ew_points=0)
     report = {"rounds": rounds, "both_stored": 0, "none_stored": 0, "lost": 0, "double_post_stored": 0}
 
     def attempt(barrier, outcomes, index, version, score, key):
         try:
             barrier.wait()
             table_result_submit(
-                round_=round_, table=1, ns_points=score[0], ew_points=score[1], expected_version=version, key=key
+                round_=round_, table=2, ns_points=score[0], ew_points=score[1], expected_version=version, key=key
             )
             outcomes[index] = ("stored", score)
         except ValidationError as error:
@@ -49,7 +50,7 @@ def main(rounds: int) -> None:
             connection.close()
 
     for n in range(rounds):
-        version = TableResult.objects.get(round=round_, table=1).version
+        version = TableResult.objects.get(round=round_, table=2).version
         double = n % 4 == 3  # every fourth round is one form posted twice at once
         scores = [((n % 9) + 3, 2), ((n % 9) + 3, 2) if double else (2, (n % 9) + 3)]
         keys = [f"k{n}", f"k{n}" if double else f"k{n}b"]
@@ -63,7 +64,7 @@ def main(rounds: int) -> None:
         for thread in threads:
             thread.join()
         stored = [o for o in outcomes if o[0] == "stored"]
-        result = TableResult.objects.get(round=round_, table=1)
+        result = TableResult.objects.get(round=round_, table=2)
         if double:
             report["double_post_stored"] += Submission.objects.filter(key=keys[0]).count()
             if result.version != version + 1:
@@ -77,7 +78,7 @@ def main(rounds: int) -> None:
             report["none_stored"] += 1
         elif (result.ns_points, result.ew_points) != stored[0][1] or result.version != version + 1:
             report["lost"] += 1
-    report["submissions"] = Submission.objects.filter(round=round_, table=1).count()
+    report["submissions"] = Submission.objects.filter(round=round_, table=2).count()
     print(json.dumps(report))
 
 

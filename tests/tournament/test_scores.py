@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from scoring.models import TableResult
 from tests.conftest import register
@@ -82,3 +83,23 @@ def test_scores_only_for_a_started_open_game_and_a_real_table(night):
     game.round_close(round_=round_)
     with pytest.raises(ValidationError, match="closed"):
         table_result_submit(round_=round_, table=1, ns_points=1, ew_points=3, expected_version=1)
+
+
+def test_paper_totals_no_hands_could_make_are_refused_at_the_head_table(playing):
+    for ns, ew in ((0, 0), (32, 32), (30, 2)):
+        with pytest.raises(ValidationError) as error:
+            table_result_submit(round_=playing, table=1, ns_points=ns, ew_points=ew)
+        assert error.value.message_dict["__all__"][0].startswith(f"No 8 hands make N–S {ns}, E–W {ew}")
+    assert not TableResult.objects.exists()
+    # Another table may play on until the bell: thirty to two is possible there, in ten hands.
+    assert table_result_submit(round_=playing, table=2, ns_points=30, ew_points=2).winner == "NS"
+
+
+def test_the_desk_says_why_a_paper_total_is_refused(organizer_client, playing):
+    save = reverse("scoring:desk_save", args=[playing.night_id, 1, 1])
+    response = organizer_client.post(
+        save, {"t1-ns_points": "0", "t1-ew_points": "0", "t1-key": "a"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert "No 8 hands make N–S 0, E–W 0" in response.content.decode()
+    assert not TableResult.objects.exists()
