@@ -58,8 +58,9 @@ class Sheet:
     read: Callable[[Night, Options], Any]  # the data the sheet shows, from the selectors
     draw: Callable[[pdf.SheetHeader, Any, Options, Progress | None], bytes]
     file_name: Callable[[Night, Options], str]
-    # How many units the data makes: a batch above BATCH_THRESHOLD goes to the worker. None: always one print.
-    count: Callable[[Any], int] | None = None
+    # How many units a print makes, counted without reading the sheet: a batch above BATCH_THRESHOLD goes to the
+    # worker. None: always a single print.
+    size: Callable[[Night, Options], int] | None = None
 
 
 def header(night: Night) -> pdf.SheetHeader:
@@ -202,6 +203,16 @@ def _read_wall_chart(night: Night, options: Options) -> WallChart:
     return WallChart(games, max((len(game.tables) for game in games), default=0), note)
 
 
+def _tally_card_count(night: Night, options: Options) -> int:
+    if night.movement == Night.Movement.ROTATION and night.chart:
+        return int(night.chart["players"])  # a card for every number on the chart
+    return options.blank or night.entries.filter(player__house=False).count()
+
+
+def _game_tables(round_: Round | None) -> int:
+    return round_.seatings.values("table").distinct().count() if round_ else 0
+
+
 def _current_number(night: Night, options: Options) -> int:
     round_ = _game(night, options.game)
     return round_.number if round_ else 0
@@ -222,7 +233,7 @@ SHEETS: dict[str, Sheet] = {
             _read_tally_cards,
             _draw_tally_cards,
             lambda night, options: "blank-tally-cards" if options.blank else "tally-cards",
-            lambda data: len(data.plan if data.plan is not None else data.cards),
+            _tally_card_count,
         ),
         Sheet(
             "score-sheets",
@@ -231,7 +242,7 @@ SHEETS: dict[str, Sheet] = {
             _read_score_sheets,
             lambda head, data, options, progress: pdf.score_sheets_pdf(head, data.sheets, data.hands),
             lambda night, options: f"score-sheets-game-{_current_number(night, options)}",
-            lambda data: len(data.sheets),
+            lambda night, options: _game_tables(_game(night, options.game)),
         ),
         Sheet(
             "table-cards",
@@ -240,7 +251,7 @@ SHEETS: dict[str, Sheet] = {
             _read_table_cards,
             lambda head, data, options, progress: pdf.table_cards_pdf(head, data),
             lambda night, options: "table-cards",
-            len,
+            lambda night, options: len(selectors.table_links(night)),
         ),
         Sheet(
             "seating",
@@ -285,11 +296,9 @@ def sheet_bytes(night: Night, key: str, *, progress: Progress | None = None, **o
 
 
 def batch_size(night: Night, key: str, **options: Any) -> int:
-    """How many cards or sheets a print of this sheet makes (without drawing it)."""
-    if key == "tally-cards" and not (night.movement == Night.Movement.ROTATION and night.chart):
-        return options.get("blank") or night.entries.filter(player__house=False).count()
+    """How many cards or sheets a print of this sheet makes (without reading or drawing it)."""
     sheet = sheet_of(key)
-    return sheet.count(sheet.read(night, Options(**options))) if sheet.count else 1
+    return sheet.size(night, Options(**options)) if sheet.size else 1
 
 
 # ---- the print job: a big batch built by the worker, with progress ------------------------------------------------
