@@ -383,6 +383,17 @@ def check_game_totals(ns: int, ew: int, hands: int, rules: Ruleset, *, exactly: 
     raise ScoringError(f"No {played} make N–S {ns}, E–W {ew} under these rules{why}: check the score sheet.")
 
 
+def unusual_game_totals(ns: int, ew: int, hands_per_game: int, rules: Ruleset) -> str:
+    """Why a possible pair of game totals deserves a second look ("" when it does not).
+
+    A table other than the head table may play on until the bell, so it can make totals that the head table's
+    whole game of `hands_per_game` hands could not: possible, but more often a slip misread (30–2 for 3–2 or 20–12).
+    """
+    if game_total_possible(ns, ew, hands_per_game, rules, exactly=False):
+        return ""
+    return f"N–S {ns}, E–W {ew} is more than {hands_per_game} hands make"
+
+
 @dataclass(frozen=True)
 class GameOutcome:
     winner: Side

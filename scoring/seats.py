@@ -12,6 +12,8 @@ SIDES: tuple[Side, ...] = ("NS", "EW")
 SEAT_NAMES: dict[str, str] = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SEAT_CHOICES: list[tuple[str, str]] = list(SEAT_NAMES.items())
 SIDE_CHOICES: list[tuple[str, str]] = [("NS", "North–South"), ("EW", "East–West")]
+# As the table's phone says them: short, with the dash the players see on the cards.
+SIDE_NAMES: dict[str, str] = {"NS": "N–S", "EW": "E–W"}
 SIDE_SEATS: dict[str, tuple[Seat, Seat]] = {"NS": ("N", "S"), "EW": ("E", "W")}
 PARTNER_SEAT: dict[Seat, Seat] = {"N": "S", "S": "N", "E": "W", "W": "E"}
 # Table 1, where the last hand of a game rings the bell and whose winners stay.

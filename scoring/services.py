@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 
 from . import rules
 from .models import Hand, Submission, TableResult, extras_of
-from .seats import SIDE_SEATS, SIDES, other_side, side_of
+from .seats import SIDE_NAMES, SIDES, side_of
 
 # Tables other than the head table deal until the bell; this only stops a runaway entry.
 MAX_HANDS_FACTOR = 2
@@ -41,10 +41,9 @@ class Game:
 
 @dataclass(frozen=True)
 class HandAdded:
-    """What a new hand did: the hand, whether the table's game is now in, and whether it was the head table's last."""
+    """What a new hand did: the hand, and whether it was the head table's last (which rings the bell)."""
 
     hand: Hand
-    table_in: bool
     head_table_done: bool
 
 
@@ -83,9 +82,13 @@ def _total_hands(result: TableResult, game: Game) -> None:
         _decide(result, game, rules.score_hand(hands[-1].as_rules_hand(), game.ruleset).winner)
 
 
-def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int | None) -> None:
+SURE = "Check the score sheet; if it is right, tick “yes, that is the score” and save again."
+
+
+def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int | None, sure: bool = False) -> None:
     """Refuse totals no hands allowed at this table could make: the head table plays exactly its hands a game,
-    another table any number up to the cap before the bell (or exactly `hands_played`, when the sheet says)."""
+    another table any number up to the cap before the bell (or exactly `hands_played`, when the sheet says).
+    Totals that are possible but more than a game's hands make are asked about once (`sure` says they were)."""
     cap = game.hands_per_game * MAX_HANDS_FACTOR
     exactly = hands_played is not None or game.head
     hands = hands_played if hands_played is not None else (game.hands_per_game if game.head else cap)
@@ -102,6 +105,9 @@ def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int 
         rules.check_game_totals(ns_points, ew_points, hands, game.ruleset, exactly=exactly)
     except rules.ScoringError as error:
         raise ValidationError({"__all__": str(error)}) from error
+    unusual = "" if exactly else rules.unusual_game_totals(ns_points, ew_points, game.hands_per_game, game.ruleset)
+    if unusual and not sure:
+        raise ValidationError({"sure": f"{unusual}: {SURE}"})
 
 
 def _record(game: Game, **values: Any) -> Submission:
@@ -144,18 +150,27 @@ def total_store(
     reason: str = "",
     side: str = "",
     confirmed_by: str = "",
+    take_over: bool = False,
+    sure: bool = False,
 ) -> TableResult:
     """Store a table's game from its two totals: the game is then in, and the entry kept as a submission.
 
     `expected_version` is the version of the result the person was looking at (None for a first entry); a result
     changed since is refused rather than overwritten. A `reason` makes it a correction of a closed game.
+    A table entering hand by hand is taken over only when the keeper says so (`take_over`): its hands are then
+    replaced by the totals, and the entry says what they were.
     """
     result = result_locked(game)
     table = game.table
-    _check_totals(game, ns_points, ew_points, hands_played)
-    if result is not None and result.entry == TableResult.Entry.HANDS and result.hands.exists() and not reason:
+    _check_totals(game, ns_points, ew_points, hands_played, sure)
+    hands = result.hands.count() if result is not None and result.entry == TableResult.Entry.HANDS else 0
+    if hands and result is not None and not (reason or take_over):
         raise ValidationError(
-            {"__all__": f"Table {table} is entering hand by hand ({result.hands.count()} hands so far)."}
+            {
+                "take_over": f"Table {table} is entering hand by hand ({hands} hand{'s' if hands != 1 else ''} "
+                f"so far, {result.ns_points}–{result.ew_points}). Tick “take over” to replace its hands by "
+                "this total."
+            }
         )
     if result is not None and expected_version != result.version:
         raise ValidationError(
@@ -165,6 +180,9 @@ def total_store(
             }
         )
     before = f"{result.ns_points}–{result.ew_points}" if result else ""
+    if hands:
+        before += f" after {hands} hand{'s' if hands != 1 else ''} entered at the table"
+        reason = reason or "the keeper took over from hand-by-hand entry"
     if result is None:
         result = TableResult(round_id=game.round_id, table=table, version=1)
     else:
@@ -208,6 +226,7 @@ def draft_store(
     ew_points: int,
     last_hand_winner: str | None = None,
     key: str | None = None,
+    sure: bool = False,
 ) -> Submission:
     """A score typed on the table's phone by one side. It counts once the other side confirms it (or, when the
     night does not ask for confirmation, at once). Two different scores from the two sides are a dispute for the
@@ -215,7 +234,7 @@ def draft_store(
     table = game.table
     if side not in SIDES:
         raise ValidationError({"side": "Say which side you are: N–S or E–W."})
-    _check_totals(game, ns_points, ew_points, None)
+    _check_totals(game, ns_points, ew_points, None, sure)
     if last_hand_winner not in SIDES and ns_points == ew_points and game.tie_rule == "last_hand":
         raise ValidationError({"last_hand_winner": "The game is tied: say which team won the last hand."})
     result = result_locked(game)
@@ -236,6 +255,7 @@ def draft_store(
             role=Submission.Role.TABLE,
             key=key,
             side=side,
+            sure=sure,
         )
         stored = key_used(key)
         return stored or Submission.objects.filter(round_id=game.round_id, table=table).last()  # type: ignore[return-value]
@@ -280,18 +300,14 @@ def _apply_draft(game: Game, draft: Submission, *, confirmed_by: str) -> TableRe
         role=Submission.Role.TABLE,
         side=draft.side,
         confirmed_by=confirmed_by,
+        sure=True,  # the side that typed it was asked already, and the other side has checked it
     )
     Submission.objects.filter(pk=draft.pk).update(status=Submission.Status.CONFIRMED, confirmed_by=confirmed_by)
     return stored
 
 
-def draft_confirm(
-    game: Game, *, draft_number: int, player_number: int, numbers: Mapping[str, tuple[int | None, str]]
-) -> TableResult:
-    """The other side confirms a draft with one of their player numbers.
-
-    `numbers` says, for each seat of the table, the number on its player's card and the player's name.
-    """
+def draft_waiting(game: Game, draft_number: int) -> Submission:
+    """The table's draft `draft_number`, locked, if it is still waiting for the other side."""
     draft = (
         Submission.objects.select_for_update()
         .filter(round_id=game.round_id, table=game.table, number=draft_number, status=Submission.Status.DRAFT)
@@ -299,13 +315,16 @@ def draft_confirm(
     )
     if draft is None:
         raise ValidationError({"__all__": "That score is no longer waiting to be confirmed: reload the page."})
-    other = other_side(draft.side)
-    confirmers = {numbers[seat][0]: numbers[seat][1] for seat in SIDE_SEATS[other] if seat in numbers}
-    if player_number not in confirmers:
+    return draft
+
+
+def draft_confirm(game: Game, draft: Submission, *, side: str, name: str) -> TableResult:
+    """A player of `side` (named `name`) confirms a draft: only the side that did not enter it may."""
+    if side == draft.side:
         raise ValidationError(
-            {"player_number": f"Enter the number of a player sitting {other[0]}–{other[1]} at this table."}
+            {"code": f"{SIDE_NAMES[side]} entered this score: a player of the other side confirms it."}
         )
-    return _apply_draft(game, draft, confirmed_by=confirmers[player_number])
+    return _apply_draft(game, draft, confirmed_by=name)
 
 
 def _hand_result(game: Game) -> TableResult:
@@ -330,8 +349,9 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
     """Add the next hand to a table's game, score it under the night's rules and update the game score.
 
     The dealer of the first hand is the scorer's choice (N by default); after that the deal passes to the left.
-    The head table's last hand puts its game in; after the bell every other table may record the one hand it was
-    playing, and its game is then in.
+    No hand makes a game final: a table's game is in when it says "Game over" (`table_finish`), so a table that
+    kept its hands on paper may enter them all after the bell, and a mis-tapped last hand can still be undone.
+    The head table plays exactly its hands a game; another table up to the cap.
     """
     table = game.table
     result = _hand_result(game)
@@ -343,8 +363,6 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
         raise ValidationError({"__all__": f"The head table plays {game.hands_per_game} hands a game."})
     if count >= game.hands_per_game * MAX_HANDS_FACTOR:
         raise ValidationError({"__all__": f"Table {table} has already played {count} hands this game."})
-    if game.bell_at is not None and previous is not None and previous.recorded_at >= game.bell_at:
-        raise ValidationError({"__all__": "The bell has rung and this table has recorded the hand it was playing."})
     dealer = rules.next_dealer(previous.dealer) if previous else (hand.dealer or "N")
     if dealer not in rules.SEATS:
         raise ValidationError({"dealer": "The dealer is N, E, S or W."})
@@ -375,12 +393,9 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
         ew_points=score.ew,
     )
     _total_hands(result, game)
-    head_done = game.head and record.number == game.hands_per_game
-    if head_done or game.bell_at is not None:
-        result.status = TableResult.Status.FINAL  # the head table's last hand, or the hand in play at the bell
     result.version += 1
     result.save()
-    return HandAdded(record, table_in=result.status == TableResult.Status.FINAL, head_table_done=head_done)
+    return HandAdded(record, head_table_done=game.head and record.number == game.hands_per_game)
 
 
 def last_hand(game: Game) -> Hand | None:
@@ -418,6 +433,8 @@ def table_finish(game: Game) -> TableResult:
     result = result_locked(game)
     if result is None or not result.hands.exists():
         raise ValidationError({"__all__": f"Table {game.table} has no hands yet: enter them, or the game totals."})
+    if result.status == TableResult.Status.FINAL:
+        raise ValidationError({"__all__": f"Table {game.table}'s game is already in."})
     result.status = TableResult.Status.FINAL
     result.version += 1
     result.save(update_fields=["status", "version", "updated_at"])

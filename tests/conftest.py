@@ -49,6 +49,15 @@ def register(night, count: int = 16):
     return services.players_register(night=night, names=NAMES[:count])
 
 
+def code_at(round_, table: int, seat: str) -> str:
+    """The confirmation code on the tally card of whoever sits `seat` (N, E, S, W; or a side, NS or EW, for its
+    first seat) at `table` in `round_`: what that player types on the table's phone."""
+    from tournament.models import Entry
+
+    player = round_.seatings.get(table=table, seat=seat[0]).player_id
+    return Entry.objects.get(night_id=round_.night_id, player_id=player).code
+
+
 def play_round(round_, scores):
     """Start `round_` if needed and enter `scores` ({table: (ns, ew)} or (ns, ew, last_hand_winner))."""
     if round_.status == "seated":

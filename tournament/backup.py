@@ -22,7 +22,7 @@ from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.services import result_extras_refresh
 
-from .models import NIGHT_SETTINGS, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
+from .models import NIGHT_SETTINGS, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating, fresh_code
 
 FORMAT = "headtable-night"
 VERSION = 2
@@ -184,6 +184,8 @@ def night_export(night: Night) -> dict[str, Any]:
                     "active": entry.active,
                     "bye_offset": entry.bye_offset,
                     "number": entry.number,
+                    "card": entry.card,
+                    "code": entry.code,
                 }
                 for entry in entries
             ),
@@ -255,7 +257,16 @@ def night_restore(*, raw: bytes, by=None) -> Night:
         ruleset = rules.Ruleset.from_dict(night.rules)
         players: dict[str, Player] = {}
         house_number = 0
+        # Cards and codes travel with the night; a backup from before they did gets new ones, in its order.
+        next_card = max((row["card"] for row in data["players"] if row.get("card")), default=0)
+        codes = {row["code"] for row in data["players"] if row.get("code")}
         for row in data["players"]:
+            if not row.get("card"):
+                next_card += 1
+                row = {**row, "card": next_card}
+            if not row.get("code"):
+                row = {**row, "code": fresh_code(codes)}
+                codes.add(row["code"])
             if row["house"]:
                 house_number = int(row["key"].split(":")[1])
                 player = Player.objects.create(
@@ -273,6 +284,8 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 active=row["active"],
                 bye_offset=row["bye_offset"],
                 number=row.get("number"),
+                card=row["card"],
+                code=row["code"],
             )
         for row in data["rounds"]:
             round_ = Round.objects.create(

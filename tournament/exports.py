@@ -8,11 +8,12 @@ import io
 from scoring.models import Hand, Season, TableResult
 from tournament.models import Night
 
-from .selectors import night_standings, season_standings
+from .selectors import card_numbers, night_standings, season_standings
 
 
 def standings_csv(night: Night) -> str:
     standings = night_standings(night)
+    numbers = card_numbers(night, [row.player_id for row in standings.rows])
     out = io.StringIO()
     writer = csv.writer(out)
     games = [f"game {n}" for n in range(1, standings.rounds_closed + 1)]
@@ -22,7 +23,7 @@ def standings_csv(night: Night) -> str:
             [
                 row.rank_label,
                 row.name,
-                row.player_id,
+                numbers.get(row.player_id, ""),
                 row.total,
                 row.wins,
                 row.games,

@@ -16,6 +16,7 @@ which changes whenever the end moves, so a stale task does nothing and a task ru
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -25,11 +26,14 @@ from django.utils import timezone
 from scoring import rules
 from scoring import services as record
 from scoring.models import Submission, TableResult
-from scoring.seats import HEAD_TABLE
+from scoring.seats import HEAD_TABLE, SIDE_NAMES, other_side, side_of
 
 from . import dispatch, services
-from .models import Action, Cause, Night, Round, RoundEvent, Seating
-from .selectors import card_numbers
+from .models import Action, Cause, CodeMiss, Entry, Night, Round, RoundEvent, Seating
+
+# Wrong confirmation codes a table may type in one game; after that only the keeper enters its score. With four
+# digits, guessing one of the other side's two codes within them is a chance in a thousand.
+CODE_MISSES = 5
 
 Status = Round.Status
 
@@ -187,23 +191,42 @@ def _advance_if_all_in(round_: Round) -> None:
 # ---- the organizer's buttons --------------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def round_start(*, round_: Round, by=None) -> Round:
-    return start(_lock(round_), reason=Cause.ORGANIZER, by=by)
+def seen(round_: Round) -> str:
+    """The version of a game's state that a page's buttons were drawn from (its state and its clock's token)."""
+    return f"{round_.status}:{round_.token}"
+
+
+def _lock_seen(round_: Round, drawn_from: str | None) -> Round:
+    """Lock the round; refuse a button drawn from a state the game has since left (None: the caller does not say)."""
+    round_ = _lock(round_)
+    if drawn_from is not None and drawn_from != seen(round_):
+        raise ValidationError(
+            {
+                "round": f"Game {round_.number} changed since this page was drawn (it is "
+                f"{round_.get_status_display().lower()} now). Nothing was done: here it is as it stands."
+            }
+        )
+    return round_
 
 
 @transaction.atomic
-def round_close(*, round_: Round, by=None) -> Round | None:
+def round_start(*, round_: Round, by=None, drawn_from: str | None = None) -> Round:
+    """Start a seated game. Each button takes `drawn_from`, the `seen` version its page was drawn from."""
+    return start(_lock_seen(round_, drawn_from), reason=Cause.ORGANIZER, by=by)
+
+
+@transaction.atomic
+def round_close(*, round_: Round, by=None, drawn_from: str | None = None) -> Round | None:
     """Close a round once every table is in, apply the movement and seat the next game.
 
     Returns the next round, or None when this was the night's last game (the night is then finished).
     """
-    return close(_lock(round_), reason=Cause.ORGANIZER, by=by)
+    return close(_lock_seen(round_, drawn_from), reason=Cause.ORGANIZER, by=by)
 
 
 @transaction.atomic
-def round_ring_bell(*, round_: Round, by=None) -> Round:
-    round_ = _lock(round_)
+def round_ring_bell(*, round_: Round, by=None, drawn_from: str | None = None) -> Round:
+    round_ = _lock_seen(round_, drawn_from)
     if round_.status == Status.BELL:
         raise ValidationError({"round": f"The bell has already rung for game {round_.number}."})
     if round_.status != Status.PLAYING:
@@ -214,8 +237,8 @@ def round_ring_bell(*, round_: Round, by=None) -> Round:
 
 
 @transaction.atomic
-def round_pause(*, round_: Round, by=None) -> Round:
-    round_ = _lock(round_)
+def round_pause(*, round_: Round, by=None, drawn_from: str | None = None) -> Round:
+    round_ = _lock_seen(round_, drawn_from)
     if round_.status != Status.PLAYING or round_.ends_at is None:
         raise ValidationError({"round": "Only a running timer can be paused."})
     round_.paused_left = max(round_.ends_at - timezone.now(), dt.timedelta(0))
@@ -225,8 +248,8 @@ def round_pause(*, round_: Round, by=None) -> Round:
 
 
 @transaction.atomic
-def round_resume(*, round_: Round, by=None) -> Round:
-    round_ = _lock(round_)
+def round_resume(*, round_: Round, by=None, drawn_from: str | None = None) -> Round:
+    round_ = _lock_seen(round_, drawn_from)
     if round_.status != Status.PLAYING or round_.paused_left is None:
         raise ValidationError({"round": "The timer is not paused."})
     _move_end(round_, timezone.now() + round_.paused_left)
@@ -236,9 +259,9 @@ def round_resume(*, round_: Round, by=None) -> Round:
 
 
 @transaction.atomic
-def round_extend(*, round_: Round, minutes: int, by=None) -> Round:
+def round_extend(*, round_: Round, minutes: int, by=None, drawn_from: str | None = None) -> Round:
     """Add minutes to the game (or start a timer on an untimed game)."""
-    round_ = _lock(round_)
+    round_ = _lock_seen(round_, drawn_from)
     if round_.status != Status.PLAYING:
         raise ValidationError({"round": f"Game {round_.number} is not being played."})
     if not 1 <= minutes <= 120:
@@ -354,6 +377,61 @@ def _earlier_post(round_: Round, table: int, key: str | None) -> Submission | No
     return earlier
 
 
+# ---- confirmation codes: each side proves it is there with a code from its own tally cards --------------------------
+
+
+class _WrongCode(Exception):
+    """A code that is no player's at the table (or the wrong side's): refused, and counted against the table."""
+
+    def __init__(self, round_id: int, table: int, errors: dict[str, str]):
+        super().__init__(errors)
+        self.round_id, self.table, self.errors = round_id, table, errors
+
+
+def _counting_misses(entry_point):
+    """Run an entry point in its own transaction; a wrong code is refused and, once that has rolled back, counted."""
+
+    @functools.wraps(entry_point)
+    def wrapped(**kwargs):
+        try:
+            with transaction.atomic():
+                return entry_point(**kwargs)
+        except _WrongCode as miss:
+            CodeMiss.objects.create(round_id=miss.round_id, table=miss.table)
+            raise ValidationError(miss.errors) from None
+
+    return wrapped
+
+
+def _code_side(round_: Round, table: int, code: str, *, field: str, side: str = "") -> tuple[str, str]:
+    """The side (and the name) of the player at `table` whose confirmation code is `code`; `side`: it must be that
+    side's. A table that has typed too many wrong codes this game is sent to the keeper."""
+    if CodeMiss.objects.filter(round=round_, table=table).count() >= CODE_MISSES:
+        raise ValidationError(
+            {field: "Too many wrong codes at this table this game: the score keeper enters this table's score."}
+        )
+    code = code.strip()
+    seated = dict(Seating.objects.filter(round=round_, table=table).values_list("player_id", "seat"))
+    holder = (
+        Entry.objects.filter(night_id=round_.night_id, player_id__in=seated, code=code)
+        .values_list("player_id", "player__name")
+        .first()
+        if code.isdecimal()
+        else None
+    )
+    wanted = f"a player sitting {SIDE_NAMES[side]}" if side else "a player"
+    if holder is None:
+        raise _WrongCode(
+            round_.pk, table, {field: f"That is not the code of {wanted} at this table: check the tally card."}
+        )
+    found = side_of(seated[holder[0]])
+    if side and found != side:
+        raise _WrongCode(
+            round_.pk, table, {field: f"That code is from {SIDE_NAMES[found]}: it needs {wanted} at this table."}
+        )
+    return found, holder[1]
+
+
 def _after_score(round_: Round) -> None:
     """Tell the room, and move on when this was the last table in after the bell."""
     Night.touch(round_.night_id)
@@ -377,11 +455,13 @@ def table_result_submit(
     side: str = "",
     confirmed_by: str = "",
     drawn_for: int | None = None,
+    take_over: bool = False,
+    sure: bool = False,
 ) -> TableResult:
     """Record one table's game from its two totals (the keeper's desk, the organizer's form, a paper sheet).
 
     See `scoring.services.total_store`. After the game is closed a change is a correction: it needs a `reason`,
-    and the seating already played stays.
+    and the seating already played stays. `take_over`: the keeper replaces a table's hand-by-hand entry.
     """
     reason = " ".join(reason.split())
     round_ = _lock_for_scores(round_, correction=bool(reason), drawn_for=drawn_for)
@@ -401,6 +481,8 @@ def table_result_submit(
         reason=reason,
         side=side,
         confirmed_by=confirmed_by,
+        take_over=take_over,
+        sure=sure,
     )
     if round_.status == Status.CLOSED:
         Night.touch(round_.night_id)
@@ -409,25 +491,31 @@ def table_result_submit(
     return result
 
 
-@transaction.atomic
+@_counting_misses
 def table_draft_submit(
     *,
     round_: Round,
     table: int,
-    side: str,
     ns_points: int,
     ew_points: int,
+    side: str = "",
+    code: str = "",
     last_hand_winner: str | None = None,
     key: str | None = None,
     drawn_for: int | None = None,
+    sure: bool = False,
 ) -> Submission:
     """A score typed on the table's phone by one side (see `scoring.services.draft_store`).
 
-    `drawn_for` is the game the phone's page was drawn for: an action for another game is refused (likewise below).
+    Where the night asks for confirmation the side proves itself with a `code` from its own tally cards (its side
+    is the code's); otherwise it says its `side`. `drawn_for` is the game the phone's page was drawn for: an action
+    for another game is refused (likewise below).
     """
     round_ = _lock_for_scores(round_, drawn_for=drawn_for)
     if earlier := _earlier_post(round_, table, key):
         return earlier
+    if round_.night.confirm_results:
+        side, _ = _code_side(round_, table, code, field="code")
     draft = record.draft_store(
         _table(round_, table),
         side=side,
@@ -435,34 +523,48 @@ def table_draft_submit(
         ew_points=ew_points,
         last_hand_winner=last_hand_winner,
         key=key,
+        sure=sure,
     )
     _after_score(round_)
     return draft
 
 
-@transaction.atomic
+@_counting_misses
 def table_draft_confirm(
-    *, round_: Round, table: int, draft_number: int, player_number: int, drawn_for: int | None = None
+    *, round_: Round, table: int, draft_number: int, code: str, drawn_for: int | None = None
 ) -> TableResult:
-    """The other side confirms a draft with one of their player numbers (from their tally cards)."""
+    """The other side confirms a draft with a code from their tally cards; the side that entered it cannot."""
     round_ = _lock_for_scores(round_, drawn_for=drawn_for)
-    seated = list(Seating.objects.filter(round=round_, table=table).select_related("player"))
-    numbers = card_numbers(round_.night, [seating.player_id for seating in seated])
-    result = record.draft_confirm(
-        services.scoring_game(round_, table),
-        draft_number=draft_number,
-        player_number=player_number,
-        numbers={seating.seat: (numbers.get(seating.player_id), seating.player.name) for seating in seated},
-    )
+    game = _table(round_, table)
+    draft = record.draft_waiting(game, draft_number)
+    side, name = _code_side(round_, table, code, field="code", side=other_side(draft.side))
+    result = record.draft_confirm(game, draft, side=side, name=name)
     _after_score(round_)
     return result
 
 
 @transaction.atomic
-def hand_record(*, round_: Round, table: int, hand: rules.Hand, user=None, drawn_for: int | None = None) -> record.Hand:
-    """Add the next hand to a table's game. The head table's last hand rings the bell."""
+def hand_record(
+    *, round_: Round, table: int, hand: rules.Hand, user=None, drawn_for: int | None = None, number: int | None = None
+) -> record.Hand:
+    """Add the next hand to a table's game. The head table's last hand rings the bell.
+
+    `number` is the hand the page was drawn to enter: when another phone at the table has entered it since, this
+    one is refused rather than stored twice.
+    """
     round_ = _lock_for_hands(round_, drawn_for=drawn_for)
-    added = record.hand_add(_table(round_, table), hand=hand, user=user)
+    game = _table(round_, table)
+    last = record.last_hand(game)
+    if number is not None and number != (last.number if last else 0) + 1:
+        raise ValidationError(
+            {
+                "__all__": f"Hand {number} was already entered, from another phone or tab: check the hands below. "
+                "Nothing was saved."
+                if last and last.number >= number
+                else "This page was drawn for another hand: check the hands below. Nothing was saved."
+            }
+        )
+    added = record.hand_add(game, hand=hand, user=user)
     if added.head_table_done:
         ring(round_, reason=Cause.HEAD_TABLE, at=added.hand.recorded_at, hand=added.hand.number)
     _after_score(round_)
@@ -471,16 +573,20 @@ def hand_record(*, round_: Round, table: int, hand: rules.Hand, user=None, drawn
 
 @transaction.atomic
 def hand_undo(
-    *, round_: Round, table: int, drawn_for: int | None = None, last_hand: int | None = None
+    *, round_: Round, table: int, drawn_for: int | None = None, last_hand: int | None = None, from_table: bool = False
 ) -> TableResult | None:
     """Take back a table's last hand; its game is open again. None when no hand is left.
 
     `last_hand` is the number of the hand the page offered to undo: if another hand was entered or undone since,
     nothing is undone. Undoing the head table's hand that rang the bell takes the bell back, unless another table
-    has finished since.
+    has finished since. A game that is in (both sides said "Game over") is reopened only by the keeper, never from
+    the table's phone (`from_table`).
     """
     round_ = _lock_for_hands(round_, drawn_for=drawn_for)
-    game = services.scoring_game(round_, table)
+    game = _table(round_, table)
+    result = record.result_locked(game)
+    if from_table and result is not None and result.status == TableResult.Status.FINAL:
+        raise ValidationError({"__all__": f"Table {table}'s game is in: ask the score keeper to change it."})
     last = record.last_hand(game)
     if last_hand is not None and (last.number if last else 0) != last_hand:
         now = f"hand {last.number}" if last else "no hand"
@@ -506,10 +612,20 @@ def hand_undo(
     return result
 
 
-@transaction.atomic
-def table_finish(*, round_: Round, table: int, drawn_for: int | None = None) -> TableResult:
-    """A table entering hand by hand says its game is over (after the bell, or when it stops early)."""
+@_counting_misses
+def table_finish(
+    *, round_: Round, table: int, codes: dict[str, str] | None = None, drawn_for: int | None = None
+) -> TableResult:
+    """A table entering hand by hand says its game is over (after the bell, or when it stops early).
+
+    From the table's phone on a night that asks for confirmation, `codes` gives a code from each side (keyed by
+    the form's fields `ns_code` and `ew_code`): the game is in only when both sides are there to say so. The
+    keeper's own "Game over" needs none (None).
+    """
     round_ = _lock_for_hands(round_, drawn_for=drawn_for)
-    result = record.table_finish(services.scoring_game(round_, table))
+    if codes is not None and round_.night.confirm_results:
+        for side in ("NS", "EW"):
+            _code_side(round_, table, codes.get(side, ""), field=f"{side.lower()}_code", side=side)
+    result = record.table_finish(_table(round_, table))
     _after_score(round_)
     return result

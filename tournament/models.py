@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -242,8 +244,44 @@ NIGHT_SETTINGS: tuple[str, ...] = (
 )
 
 
+# A confirmation code is four digits, never 0xxx (a leading zero is easy to drop on a phone).
+CODE_DIGITS = 4
+
+
+class EntryManager(models.Manager):
+    def enter(self, night: Night, players: Sequence[Player], **fields) -> list[Entry]:
+        """Add players to a night, each with the next free tally-card number and a fresh confirmation code.
+
+        The caller holds the night's lock, so two arrivals never take the same number.
+        """
+        taken = self.filter(night=night)
+        card = taken.aggregate(models.Max("card"))["card__max"] or 0
+        codes = set(taken.values_list("code", flat=True))
+        entries = []
+        for player in players:
+            card += 1
+            code = fresh_code(codes)
+            codes.add(code)
+            entries.append(self.create(night=night, player=player, card=card, code=code, **fields))
+        return entries
+
+
+def fresh_code(taken: set[str]) -> str:
+    """A confirmation code no other player of the night holds, drawn by the operating system's random source."""
+    low = 10 ** (CODE_DIGITS - 1)
+    while True:
+        code = str(low + secrets.randbelow(9 * low))
+        if code not in taken:
+            return code
+
+
 class Entry(models.Model):
-    """A player in one night."""
+    """A player in one night.
+
+    `card` is the number on the player's tally card (finds their page, printed on every sheet); `code` is the
+    confirmation code printed only on their card, which no public page, file or address shows: the other side of
+    the table types it to confirm a score. Both belong to the night and travel in its backup unchanged.
+    """
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -254,13 +292,19 @@ class Entry(models.Model):
     bye_offset = models.PositiveSmallIntegerField(default=0)
     # Rotation nights: the player's number on the chart (1..chart size); the chart says where it sits each game.
     number = models.PositiveSmallIntegerField(null=True, blank=True)
+    card = models.PositiveIntegerField("tally-card number")
+    code = models.CharField("confirmation code", max_length=CODE_DIGITS)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EntryManager()
 
     class Meta:
         ordering = ["id"]
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["night", "player"], name="entry_player_once_per_night"),
+            models.UniqueConstraint(fields=["night", "card"], name="entry_card_once_per_night"),
+            models.UniqueConstraint(fields=["night", "code"], name="entry_code_once_per_night"),
             models.UniqueConstraint(
                 fields=["night", "number"], condition=models.Q(number__isnull=False), name="entry_chart_number_once"
             ),
@@ -378,6 +422,21 @@ class RoundEvent(models.Model):
         )
         Night.touch(round_.night_id, moved=True)
         return event
+
+
+class CodeMiss(models.Model):
+    """A wrong confirmation code typed at a table. A table has a few a game; then only the keeper enters its score,
+    so guessing the other side's code is out of reach."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="code_misses")
+    table = models.PositiveSmallIntegerField()
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["round", "table", "at"]
+
+    def __str__(self) -> str:
+        return f"A wrong code at table {self.table} in {self.round}"
 
 
 class Bye(models.Model):

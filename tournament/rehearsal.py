@@ -65,11 +65,13 @@ def simulate(
         tables = sorted(set(round_.seatings.values_list("table", flat=True)))
         games = {table: random_game(rng, hands, ruleset) for table in tables}
         if entry == "hands":
-            # Hand by hand across the room, the head table first: its last hand rings the bell and every other
-            # table then records the hand it was playing.
+            # Hand by hand across the room, the head table first: its last hand rings the bell, every other
+            # table then records the hand it was playing, and each says "Game over" (as the keeper would).
             for number in range(hands):
                 for table in tables:
                     hand_record(round_=round_, table=table, hand=rules.Hand.of(games[table][number]))
+            for table in tables:
+                game.table_finish(round_=round_, table=table)
         else:
             for table, played in games.items():
                 scores = [rules.score_hand(rules.Hand.of(hand), ruleset) for hand in played]

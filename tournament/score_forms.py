@@ -29,6 +29,7 @@ class ScoreForm(forms.Form):
         required=False,
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput())
+    sure = forms.BooleanField(label="yes, that is the score", required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -60,8 +61,22 @@ class RulesForm(forms.Form):
         return {name: value for name, value in self.cleaned_data.items() if name in names}
 
 
+CODE_ERRORS = {"required": "Type the code printed on your tally card."}
+
+
+def code_field(label: str) -> forms.CharField:
+    """A confirmation code, typed from a tally card (four digits; spaces forgiven)."""
+    return forms.CharField(
+        label=label,
+        max_length=12,
+        error_messages=CODE_ERRORS,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 6}),
+    )
+
+
 class TableScoreForm(forms.Form):
-    """The game score typed on the table's phone, by one side."""
+    """The game score typed on the table's phone, by one side: it proves its side with a code from its own tally
+    card where the night asks for confirmation, and otherwise says which side it is."""
 
     side = forms.ChoiceField(
         label="Who is entering?",
@@ -69,6 +84,7 @@ class TableScoreForm(forms.Form):
         widget=forms.RadioSelect,
         error_messages={"required": "Say which side you are."},
     )
+    code = code_field("Your code (on your tally card)")
     ns_points = forms.IntegerField(label="N–S points", min_value=-999, max_value=999, error_messages=POINT_ERRORS)
     ew_points = forms.IntegerField(label="E–W points", min_value=-999, max_value=999, error_messages=POINT_ERRORS)
     last_hand_winner = forms.ChoiceField(
@@ -77,28 +93,34 @@ class TableScoreForm(forms.Form):
         required=False,
     )
     key = forms.CharField(widget=forms.HiddenInput())
+    sure = forms.BooleanField(label="yes, that is the score", required=False)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, confirm: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        del self.fields["side" if confirm else "code"]
         for name in ("ns_points", "ew_points"):
             self.fields[name].widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"})
 
 
 class ConfirmForm(forms.Form):
-    """The other side confirms a score with one of their player numbers."""
+    """The other side confirms a score with a code from one of their tally cards."""
 
     draft = forms.IntegerField(widget=forms.HiddenInput())
-    player_number = forms.IntegerField(
-        label="Your player number (on your tally card)",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        error_messages={"required": "Enter your player number.", "invalid": "A player number is a whole number."},
-    )
+    code = code_field("Your code (on your tally card)")
+
+
+class FinishForm(forms.Form):
+    """Game over from the table's phone: a code from each side, so both are there to say so."""
+
+    ns_code = code_field("A code from N–S")
+    ew_code = code_field("A code from E–W")
 
 
 class DeskForm(ScoreForm):
     """A keeper's line for one table: the totals, and after the game closed, why it changes."""
 
     key = forms.CharField(widget=forms.HiddenInput())
+    take_over = forms.BooleanField(label="take over from its hands", required=False)
 
     def __init__(self, *args, closed: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -106,6 +128,7 @@ class DeskForm(ScoreForm):
             self.fields["reason"] = forms.CharField(
                 label="Why the change (the game is closed)",
                 max_length=200,
+                widget=forms.TextInput(attrs={"placeholder": "why the change"}),
                 error_messages={"required": "A correction after the game closed needs a reason."},
             )
 

@@ -31,6 +31,7 @@ urlpatterns = [
     path("nights/<number:night_id>/keepers/add/", nights.keeper_add, name="keeper_add"),
     path("nights/<number:night_id>/keepers/<number:user_id>/remove/", nights.keeper_remove, name="keeper_remove"),
     path("nights/<number:night_id>/games/<number:number>/start/", rounds.round_start, name="round_start"),
+    path("nights/<number:night_id>/live/", rounds.round_live, name="round_live"),
     path("nights/<number:night_id>/games/<number:number>/close/", rounds.round_close, name="round_close"),
     path("nights/<number:night_id>/standings.pdf", sheets.standings_pdf, name="standings_pdf"),
     path("nights/<number:night_id>/tally-cards.pdf", sheets.tally_cards_pdf, name="tally_cards_pdf"),

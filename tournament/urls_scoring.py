@@ -16,6 +16,7 @@ urlpatterns = [
     path("nights/<number:night_id>/rules/", scoring_rules.night_rules, name="night_rules"),
     path("nights/<number:night_id>/desk/", desk.keeper_desk, name="keeper_desk"),
     path(f"{TABLE}desk/", desk.desk_save, name="desk_save"),
+    path("nights/<number:night_id>/games/<number:number>/desk-live/", desk.desk_live, name="desk_live"),
     path("nights/<number:night_id>/games/<number:number>/desk-close/", desk.desk_close, name="desk_close"),
     path(f"{TABLE}history/", desk.table_history, name="table_history"),
     path("nights/<number:night_id>/tables/", desk.table_links, name="table_links"),

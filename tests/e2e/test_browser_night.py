@@ -8,28 +8,15 @@ after the last game the standings PDF is downloaded. Screenshots of each step go
 from __future__ import annotations
 
 import io
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+from tests.e2e.conftest import ARTIFACTS
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
 NAMES = """Ann Kowalski
 Bob Martin
 Chloé Dubois
@@ -48,16 +35,6 @@ Olive Tremblay
 Paul Nguyen"""
 
 
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
 def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
@@ -67,6 +44,25 @@ def play_hand(phone) -> None:
     phone.click(".big-buttons.four a >> nth=0")
     phone.click("button[name=tricks][value='3']")
     phone.wait_for_selector("#hand-panel .ok-note, #hand-panel .done-note")
+
+
+def codes_at(night_name: str, table: int) -> dict[str, str]:
+    """The codes on the tally cards of a player of each side at `table` in the current game (read off the cards)."""
+    from tournament.models import Entry, Night
+    from tournament.selectors import current_round
+
+    round_ = current_round(Night.objects.get(name=night_name))
+    seats = dict(round_.seatings.filter(table=table).values_list("seat", "player_id"))
+    code = dict(Entry.objects.filter(night=round_.night, player_id__in=seats.values()).values_list("player_id", "code"))
+    return {"ns_code": code[seats["N"]], "ew_code": code[seats["E"]]}
+
+
+def game_over(phone, codes: dict[str, str]) -> None:
+    """Both sides say the game is over: a code from each side's tally cards, then the button (and its question)."""
+    phone.fill("input[name=ns_code]", codes["ns_code"])
+    phone.fill("input[name=ew_code]", codes["ew_code"])
+    phone.click("#hand-panel button:has-text('Game over')")
+    phone.wait_for_selector("#hand-panel .done-note")
 
 
 def test_a_whole_night_in_the_browser(live_server, browser, django_user_model):
@@ -99,6 +95,7 @@ def test_a_whole_night_in_the_browser(live_server, browser, django_user_model):
     phones = []
     for link in links:
         phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.on("dialog", lambda dialog: dialog.accept())  # "End this table's game at 5–3?"
         phone.goto(link)
         phone.click("text=Or enter it hand by hand")
         phones.append(phone)
@@ -113,11 +110,12 @@ def test_a_whole_night_in_the_browser(live_server, browser, django_user_model):
         for _ in range(8):
             play_hand(phones[0])
         shot(phones[0], f"04-game-{game}-head-table-done")
-        phones[1].reload()
-        assert "The bell has rung" in phones[1].content()
+        phones[1].wait_for_selector(".table-state.state-bell", timeout=15_000)  # within a poll, no reload
         shot(phones[1], f"05-game-{game}-bell-at-table-2")
         for phone in phones[1:]:  # each records the hand it was playing at the bell
             play_hand(phone)
+        for table, phone in enumerate(phones, start=1):  # and every table, the head table too, says "Game over"
+            game_over(phone, codes_at("Browser night", table))
         desk.goto(night_url)
         shot(desk, f"06-after-game-{game}")
         if game == 1:

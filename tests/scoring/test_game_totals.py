@@ -18,6 +18,7 @@ from scoring.rules import (
     hand_totals,
     legal_hands,
     score_hand,
+    unusual_game_totals,
 )
 
 
@@ -47,6 +48,13 @@ def test_another_table_may_play_on_until_the_bell():
     assert game_total_possible(30, 2, 16, STANDARD, exactly=False)  # ten hands: seven loners, a march, two points
     assert game_total_possible(1, 0, 16, STANDARD, exactly=False)  # the bell after a single hand
     assert not game_total_possible(0, 0, 16, STANDARD, exactly=False)
+
+
+def test_a_total_more_than_a_games_hands_make_is_unusual_not_impossible():
+    assert unusual_game_totals(30, 2, 8, STANDARD) == "N–S 30, E–W 2 is more than 8 hands make"
+    assert unusual_game_totals(25, 8, 8, STANDARD) == "N–S 25, E–W 8 is more than 8 hands make"  # nine hands at least
+    for ns, ew in [(5, 3), (10, 6), (3, 2), (1, 0), (16, 8)]:  # games of eight hands or fewer
+        assert unusual_game_totals(ns, ew, 8, STANDARD) == ""
 
 
 def test_a_refusal_says_why():

@@ -55,7 +55,7 @@ def test_the_deal_passes_to_the_left_from_the_chosen_first_dealer(playing):
     assert Counter(dealers) == {"N": 2, "E": 2, "S": 2, "W": 2}
 
 
-def test_the_head_tables_last_hand_rings_the_bell_and_other_tables_finish_their_hand(playing):
+def test_the_head_tables_last_hand_rings_the_bell_and_every_table_is_in_at_game_over(playing):
     for _ in range(7):
         hand_record(round_=playing, table=1, hand=hand())
         hand_record(round_=playing, table=2, hand=hand("E", 4))
@@ -64,12 +64,18 @@ def test_the_head_tables_last_hand_rings_the_bell_and_other_tables_finish_their_
     hand_record(round_=playing, table=1, hand=hand())
     playing.refresh_from_db()
     assert playing.bell_at is not None and "head table" in playing.bell_cause
-    assert TableResult.objects.get(table=1).status == "final"
-    with pytest.raises(ValidationError, match="game is over"):
+    assert TableResult.objects.get(table=1).status == "playing"  # in only at "Game over": an undo is still in time
+    with pytest.raises(ValidationError, match="The head table plays 8 hands a game"):
         hand_record(round_=playing, table=1, hand=hand())
-    # Table 2 was playing its eighth hand at the bell: it may record it, and no more.
-    hand_record(round_=playing, table=2, hand=hand("E", 4))
-    assert TableResult.objects.get(table=2).status == "final"
+    # Table 2 finishes the hand it was playing at the bell and enters any it kept on paper: none makes it final.
+    for _ in range(3):
+        hand_record(round_=playing, table=2, hand=hand("E", 4))
+    assert TableResult.objects.get(table=2).status == "playing"
+    with pytest.raises(ValidationError, match="Tables 1, 2 still to enter"):
+        game.round_close(round_=playing)
+    table_finish(round_=playing, table=1)
+    table_finish(round_=playing, table=2)
+    assert (TableResult.objects.get(table=2).hands_played, TableResult.objects.get(table=2).status) == (10, "final")
     with pytest.raises(ValidationError, match="game is over"):
         hand_record(round_=playing, table=2, hand=hand())
     assert game.round_close(round_=playing).number == 2
@@ -79,8 +85,9 @@ def test_a_table_that_was_between_hands_at_the_bell_finishes(playing):
     hand_record(round_=playing, table=2, hand=hand())
     for _ in range(8):
         hand_record(round_=playing, table=1, hand=hand())
-    with pytest.raises(ValidationError, match=r"Tables? 2"):
+    with pytest.raises(ValidationError, match=r"Tables 1, 2"):
         game.round_close(round_=playing)
+    table_finish(round_=playing, table=1)
     table_finish(round_=playing, table=2)
     game.round_close(round_=playing)
 

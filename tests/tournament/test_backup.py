@@ -126,3 +126,38 @@ def test_a_backup_made_before_causes_were_data_restores_with_its_causes_read_onc
     assert round2.status == "playing"
     again = json.loads(backup.night_backup_bytes(night))
     assert again["version"] == 2 and again["rounds"][1]["events"][-1]["reason"] == Cause.HEAD_TABLE_UNDO
+
+
+def test_tally_card_numbers_and_codes_survive_a_restore_into_a_database_whose_ids_differ(client, played):
+    night, _ = played
+    cards = {e.player.name: (e.card, e.code) for e in night.entries.select_related("player")}
+    ids = {e.player.name: e.player_id for e in night.entries.select_related("player")}
+    raw = backup.night_backup_bytes(night)
+    Night.objects.filter(pk=night.pk).delete()
+    Player.objects.filter(pk__in=ids.values()).delete()
+    # Another laptop: its roster already has other people, so every player gets another id there.
+    services.players_register(night=services.night_create(name="Their own night"), names=[f"P{n}" for n in range(20)])
+    restored = backup.night_restore(raw=raw)
+    after = {e.player.name: (e.card, e.code) for e in restored.entries.select_related("player")}
+    assert after == cards
+    assert all(restored.entries.get(player__name=name).player_id != pk for name, pk in ids.items())
+    # "Find me by number" still finds the same person by the number printed on the card.
+    name, (card, _) = next((n, c) for n, c in sorted(cards.items()) if not n.startswith("House"))
+    found = client.get(reverse("tournament:player_find", args=[restored.pk]), {"q": str(card)})
+    assert found.url == reverse(
+        "tournament:player_page", args=[restored.pk, restored.entries.get(player__name=name).player_id]
+    )
+
+
+def test_a_backup_from_before_cards_were_stored_gets_numbers_and_codes(played):
+    night, _ = played
+    data = json.loads(backup.night_backup_bytes(night))
+    for row in data["players"]:
+        del row["card"], row["code"]
+    payload = {k: v for k, v in data.items() if k != "checksum"}
+    data["checksum"] = __import__("hashlib").sha256(backup._canonical(payload)).hexdigest()
+    Night.objects.filter(pk=night.pk).delete()
+    restored = backup.night_restore(raw=json.dumps(data).encode())
+    entries = list(restored.entries.all())
+    assert sorted(e.card for e in entries) == list(range(1, len(entries) + 1))
+    assert len({e.code for e in entries}) == len(entries) and all(len(e.code) == 4 for e in entries)

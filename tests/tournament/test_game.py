@@ -12,7 +12,7 @@ from django.utils import timezone
 from scoring import rules
 from tests.conftest import register
 from tournament import game, services, tasks
-from tournament.game import hand_record, table_result_submit
+from tournament.game import hand_record, table_finish, table_result_submit
 from tournament.models import Action, Cause, Night, Round
 
 pytestmark = pytest.mark.django_db
@@ -140,8 +140,12 @@ def test_the_head_tables_last_hand_rings_the_bell_for_the_whole_room():
     round1.refresh_from_db()
     assert (round1.status, round1.bell_cause) == ("bell", "the head table's hand 8")
     hand_record(round_=round1, table=2, hand=rules.Hand(dealer="N", makers="", maker="E", tricks=4))
+    table_finish(round_=round1, table=2)
     round1.refresh_from_db()
-    assert round1.status == "closed"  # table 2's hand at the bell was the last thing the game waited for
+    assert round1.status == "bell"  # the head table has not said "Game over": a mis-tapped hand can be undone
+    table_finish(round_=round1, table=1)
+    round1.refresh_from_db()
+    assert round1.status == "closed"  # the head table's "Game over" was the last thing the game waited for
 
 
 def test_a_planned_break_starts_the_next_game_when_it_is_over():
@@ -212,6 +216,7 @@ def test_each_cause_is_stored_as_data_beside_its_words():
         hand_record(round_=round1, table=1, hand=rules.Hand(dealer="N", makers="NS", tricks=3))
     round1.refresh_from_db()
     assert (round1.bell_reason, round1.bell_cause) == (Cause.HEAD_TABLE, "the head table's hand 8")
+    table_finish(round_=round1, table=1)
     table_result_submit(round_=round1, table=2, ns_points=5, ew_points=3)
     events = [(e.action, e.reason, e.cause) for e in round1.events.order_by("at", "id")]
     assert events == [

@@ -284,7 +284,7 @@ def test_the_fairness_report_of_a_rotation_night_carries_the_charts_figures_and_
     assert "The whole chart" in page
 
 
-def test_on_a_rotation_night_the_card_number_finds_the_player_and_confirms_scores(client):
+def test_on_a_rotation_night_the_card_number_finds_the_player_and_the_code_confirms_scores(client):
     from scoring.models import Submission
     from tournament import game as scoring_services
 
@@ -298,17 +298,14 @@ def test_on_a_rotation_night_the_card_number_finds_the_player_and_confirms_score
     assert found.url == reverse("tournament:player_page", args=[night.pk, by_number[5]])
 
     seats = seats_by_game(night)[1][1]
-    number_of = {player: number for number, player in by_number.items()}
-    scoring_services.table_draft_submit(round_=round_, table=1, side="NS", ns_points=10, ew_points=6)
+    code_of = dict(Entry.objects.filter(night=night).values_list("player_id", "code"))
+    scoring_services.table_draft_submit(round_=round_, table=1, code=code_of[seats["N"]], ns_points=10, ew_points=6)
     draft = Submission.objects.get(round=round_, table=1)
-    east_west = {number_of[seats["E"]], number_of[seats["W"]]}
-    not_a_card = seats["E"] if seats["E"] not in east_west else seats["W"]  # a player id, not a card number
-    assert not_a_card not in east_west
-    for wrong in (number_of[seats["N"]], not_a_card):  # the side that entered it, or an id off no card
+    for wrong in (code_of[seats["S"]], str(by_number[5])):  # the side that entered it, or a number off no code
         with pytest.raises(ValidationError):
-            scoring_services.table_draft_confirm(round_=round_, table=1, draft_number=draft.number, player_number=wrong)
+            scoring_services.table_draft_confirm(round_=round_, table=1, draft_number=draft.number, code=wrong)
     result = scoring_services.table_draft_confirm(
-        round_=round_, table=1, draft_number=draft.number, player_number=number_of[seats["E"]]
+        round_=round_, table=1, draft_number=draft.number, code=code_of[seats["E"]]
     )
     assert (result.ns_points, result.ew_points) == (10, 6)
 

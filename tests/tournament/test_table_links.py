@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from scoring.models import Hand, Submission, TableLink, TableResult
-from tests.conftest import register
+from tests.conftest import code_at, register
 from tournament import game
 from tournament import services as night_services
 from tournament.selectors import desk_rows, night_standings
@@ -37,29 +37,26 @@ def link_for(round_, table) -> TableLink:
 
 
 def test_a_score_typed_by_one_side_counts_once_the_other_side_confirms(playing):
-    draft = game.table_draft_submit(round_=playing, table=1, side="NS", ns_points=6, ew_points=2)
-    assert draft.status == "draft" and not TableResult.objects.exists()
-    with pytest.raises(ValidationError, match="sitting E–W"):  # a N-S player cannot confirm their own entry
-        game.table_draft_confirm(
-            round_=playing, table=1, draft_number=draft.number, player_number=seated(playing, 1)["N"]
-        )
-    result = game.table_draft_confirm(
-        round_=playing, table=1, draft_number=draft.number, player_number=seated(playing, 1)["E"]
-    )
+    draft = game.table_draft_submit(round_=playing, table=1, code=code_at(playing, 1, "N"), ns_points=6, ew_points=2)
+    assert (draft.status, draft.side) == ("draft", "NS") and not TableResult.objects.exists()
+    for own in ("N", "S"):  # a N-S player cannot confirm their own side's entry
+        with pytest.raises(ValidationError, match="That code is from N–S: it needs a player sitting E–W"):
+            game.table_draft_confirm(round_=playing, table=1, draft_number=draft.number, code=code_at(playing, 1, own))
+    result = game.table_draft_confirm(round_=playing, table=1, draft_number=draft.number, code=code_at(playing, 1, "E"))
     assert (result.ns_points, result.ew_points, result.status) == (6, 2, "final")
     draft.refresh_from_db()
     assert draft.status == "confirmed" and draft.confirmed_by
 
 
 def test_the_same_score_from_both_sides_confirms_itself(playing):
-    game.table_draft_submit(round_=playing, table=2, side="EW", ns_points=3, ew_points=5)
-    game.table_draft_submit(round_=playing, table=2, side="NS", ns_points=3, ew_points=5)
+    game.table_draft_submit(round_=playing, table=2, code=code_at(playing, 2, "EW"), ns_points=3, ew_points=5)
+    game.table_draft_submit(round_=playing, table=2, code=code_at(playing, 2, "NS"), ns_points=3, ew_points=5)
     assert TableResult.objects.get(table=2).ew_points == 5
 
 
 def test_two_different_scores_are_a_dispute_for_the_keeper_never_settled_silently(playing, organizer):
-    game.table_draft_submit(round_=playing, table=2, side="NS", ns_points=6, ew_points=2)
-    game.table_draft_submit(round_=playing, table=2, side="EW", ns_points=5, ew_points=3)
+    game.table_draft_submit(round_=playing, table=2, code=code_at(playing, 2, "NS"), ns_points=6, ew_points=2)
+    game.table_draft_submit(round_=playing, table=2, code=code_at(playing, 2, "EW"), ns_points=5, ew_points=3)
     assert not TableResult.objects.filter(table=2).exists()
     (row,) = [r for r in desk_rows(playing) if r.table == 2]
     assert row.status == "disputed" and "NS says 6–2" in row.label and "EW says 5–3" in row.label
@@ -81,12 +78,9 @@ def test_the_same_form_posted_twice_is_stored_once(playing):
     game.table_result_submit(round_=playing, table=1, ns_points=6, ew_points=2, key="once")
     assert Submission.objects.filter(table=1).count() == 1
     assert TableResult.objects.get(table=1).version == 1
-    game.table_draft_submit(
-        round_=playing, table=2, side="NS", ns_points=4, ew_points=4, key="d", last_hand_winner="NS"
-    )
-    game.table_draft_submit(
-        round_=playing, table=2, side="NS", ns_points=4, ew_points=4, key="d", last_hand_winner="NS"
-    )
+    draft = {"code": code_at(playing, 2, "N"), "ns_points": 4, "ew_points": 4, "key": "d", "last_hand_winner": "NS"}
+    for _ in range(2):  # the same phone's form, sent twice
+        game.table_draft_submit(round_=playing, table=2, **draft)
     assert Submission.objects.filter(table=2).count() == 1
 
 
@@ -185,15 +179,17 @@ def test_a_table_link_reaches_its_own_table_and_nothing_else(client, playing):
 def test_table_page_draft_and_confirm_through_the_link(client, playing):
     link = link_for(playing, 2)
     submit = reverse("scoring:link_submit", args=[link.token])
-    data = {"side": "EW", "ns_points": "3", "ew_points": "5", "key": "k-1", "game": "1"}
+    data = {"code": code_at(playing, 2, "E"), "ns_points": "3", "ew_points": "5", "key": "k-1", "game": "1"}
     page = client.post(submit, data, **HTMX).content.decode()
-    assert "It counts once the other side confirms" in page
+    assert (
+        "<b>East–West</b> entered N–S <b>3</b>" in unescape(page) and "It counts once the other side confirms" in page
+    )
     client.post(submit, data, **HTMX)  # a double tap
     assert Submission.objects.filter(table=2).count() == 1
     confirm = reverse("scoring:link_confirm", args=[link.token])
-    wrong = client.post(confirm, {"draft": "1", "game": "1", "player_number": str(seated(playing, 2)["E"])}, **HTMX)
-    assert "sitting N–S" in wrong.content.decode()
-    right = client.post(confirm, {"draft": "1", "game": "1", "player_number": str(seated(playing, 2)["S"])}, **HTMX)
+    wrong = client.post(confirm, {"draft": "1", "game": "1", "code": code_at(playing, 2, "W")}, **HTMX)
+    assert "That code is from E–W: it needs a player sitting N–S at this table." in unescape(wrong.content.decode())
+    right = client.post(confirm, {"draft": "1", "game": "1", "code": code_at(playing, 2, "S")}, **HTMX)
     assert "Score in: N–S 3, E–W 5" in right.content.decode()
 
 
@@ -203,7 +199,7 @@ def test_bad_input_at_the_table_says_why_beside_the_field(client, playing):
         reverse("scoring:link_submit", args=[link.token]), {"ns_points": "-1", "ew_points": "x", "key": "z"}, **HTMX
     )
     body = response.content.decode()
-    assert "Say which side you are." in body and "Enter a whole number of points." in body
+    assert "Type the code printed on your tally card." in body and "Enter a whole number of points." in body
     assert not Submission.objects.exists()
 
 
@@ -216,14 +212,23 @@ def test_table_links_are_rate_limited(client, playing, settings):
     assert codes[0] == 200 and codes[-1] == 429
 
 
-def test_hand_entry_through_the_link_needs_a_player_number_to_finish(client, playing):
+def test_hand_entry_through_the_link_needs_a_code_from_each_side_to_finish(client, playing):
     link = link_for(playing, 2)
     client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "5", "game": "1"}, **HTMX)
     finish = reverse("scoring:link_finish", args=[link.token])
-    refused = client.post(finish, {"player_number": "99999", "game": "1"}, **HTMX).content.decode()
-    assert "a player at this table" in refused
-    client.post(finish, {"player_number": str(seated(playing, 2)["W"]), "game": "1"}, **HTMX)
+    refused = unescape(client.post(finish, {"ns_code": "99999", "ew_code": "", "game": "1"}, **HTMX).content.decode())
+    assert "Type the code printed on your tally card." in refused  # beside the E-W box, left empty
+    both_ns = {"ns_code": code_at(playing, 2, "N"), "ew_code": code_at(playing, 2, "S"), "game": "1"}
+    refused = unescape(client.post(finish, both_ns, **HTMX).content.decode())
+    assert "That code is from N–S: it needs a player sitting E–W at this table." in refused
+    assert TableResult.objects.get(table=2).status == "playing"
+    right = {"ns_code": code_at(playing, 2, "S"), "ew_code": code_at(playing, 2, "W"), "game": "1"}
+    client.post(finish, right, **HTMX)
     assert TableResult.objects.get(table=2).status == "final"
+
+
+def finish_codes(round_, table: int) -> dict[str, str]:
+    return {"ns_code": code_at(round_, table, "N"), "ew_code": code_at(round_, table, "E")}
 
 
 # ---- every action from a table's phone names its game: a page left open into the next game changes nothing -----
@@ -243,7 +248,7 @@ def test_a_stale_undo_from_the_last_game_is_refused_and_the_new_game_keeps_its_h
     undo = reverse("scoring:link_hand_undo", args=[link.token])
     client.post(add, {"maker": "N", "tricks": "3", "game": "1"}, **HTMX)
     finish = reverse("scoring:link_finish", args=[link.token])
-    client.post(finish, {"player_number": str(seated(playing, 2)["E"]), "game": "1"}, **HTMX)
+    client.post(finish, {**finish_codes(playing, 2), "game": "1"}, **HTMX)
     old_page = {"game": "1", "hand": "1"}  # the Undo as game 1's "Game over" page drew it, left open
     second = _close_with_scores(playing, skip=[2])
     client.post(add, {"maker": "E", "tricks": "4", "game": "2"}, **HTMX)
@@ -276,7 +281,7 @@ def test_a_score_form_drawn_in_game_1_and_sent_after_it_closed_is_not_stored_for
     link = link_for(playing, 2)
     second = _close_with_scores(playing)
     submit = reverse("scoring:link_submit", args=[link.token])
-    form = {"side": "NS", "ns_points": "6", "ew_points": "2", "key": "stale-1", "game": "1"}
+    form = {"code": code_at(playing, 2, "N"), "ns_points": "6", "ew_points": "2", "key": "stale-1", "game": "1"}
     page = client.post(submit, form, **HTMX).content.decode()
     assert "Game 1 is over: this table is on game 2 now. Nothing was saved; here is game 2." in page
     assert not Submission.objects.filter(round=second).exists()
@@ -286,11 +291,14 @@ def test_a_score_form_drawn_in_game_1_and_sent_after_it_closed_is_not_stored_for
 def test_a_form_that_names_no_game_is_refused_as_out_of_date(client, playing):
     link = link_for(playing, 1)
     submit = reverse("scoring:link_submit", args=[link.token])
-    page = client.post(submit, {"side": "NS", "ns_points": "6", "ew_points": "2", "key": "k"}, **HTMX)
+    page = client.post(
+        submit, {"code": code_at(playing, 1, "N"), "ns_points": "6", "ew_points": "2", "key": "k"}, **HTMX
+    )
     assert "This page was drawn before the app was updated. Nothing was saved" in page.content.decode()
     assert not Submission.objects.exists()
     for bad in ("abc", "99999999999999999999999999999"):
-        answer = client.post(submit, {"side": "NS", "ns_points": "6", "ew_points": "2", "key": bad, "game": bad})
+        form = {"code": code_at(playing, 1, "N"), "ns_points": "6", "ew_points": "2", "key": bad, "game": bad}
+        answer = client.post(submit, form)
         assert answer.status_code == 200 and not Submission.objects.exists()
 
 
@@ -326,7 +334,7 @@ def test_a_keeper_opening_the_organizers_page_is_shown_the_way_to_the_desk(clien
 
 def test_a_form_key_already_used_at_another_table_is_refused_in_words(client, playing):
     first, second = link_for(playing, 1), link_for(playing, 2)
-    form = {"side": "NS", "ns_points": "6", "ew_points": "2", "key": "one-key", "game": "1"}
+    form = {"code": code_at(playing, 1, "N"), "ns_points": "6", "ew_points": "2", "key": "one-key", "game": "1"}
     client.post(reverse("scoring:link_submit", args=[first.token]), form, **HTMX)
     response = client.post(reverse("scoring:link_submit", args=[second.token]), form, **HTMX)
     assert response.status_code == 200
@@ -344,3 +352,129 @@ def test_odd_numbers_in_addresses_and_searches_never_make_a_server_error(organiz
         assert organizer_client.get(find, {"q": query}).status_code in (200, 302)
     cards = reverse("tournament:tally_cards_pdf", args=[night.pk])
     assert organizer_client.get(cards, {"blank": "²"}).status_code == 200
+
+
+# ---- a confirmation proves the other side is there: codes no public page shows, a few tries a game ---------------
+
+
+def test_no_public_page_file_or_address_shows_a_confirmation_code(client, playing):
+    from tournament.models import Entry
+
+    night = playing.night
+    for index, entry in enumerate(Entry.objects.filter(night=night)):
+        entry.code = str(9301 + 7 * index)  # codes that appear nowhere else on these pages
+        entry.save(update_fields=["code"])
+    codes = list(Entry.objects.filter(night=night).values_list("code", flat=True))
+    link = link_for(playing, 1)
+    pages = [
+        reverse("tournament:public_night", args=[night.pk]),
+        reverse("tournament:room_display", args=[night.pk]),
+        reverse("tournament:player_find", args=[night.pk]) + "?q=a",
+        reverse("tournament:standings_csv", args=[night.pk]),
+        reverse("scoring:table_link", args=[link.token]),
+        reverse("scoring:link_hands", args=[link.token]),
+        *[reverse("tournament:player_page", args=[night.pk, pk]) for pk in seated(playing, 1).values()],
+    ]
+    for url in pages:
+        response = client.get(url, follow=True)
+        assert response.status_code == 200, url
+        body = response.content.decode()
+        assert not [code for code in codes if code in body], url
+
+
+def test_a_table_gets_five_wrong_codes_a_game_then_only_the_keeper_enters_its_score(client, playing):
+    link = link_for(playing, 2)
+    submit = reverse("scoring:link_submit", args=[link.token])
+    draft = {"code": code_at(playing, 2, "N"), "ns_points": "6", "ew_points": "2", "key": "k-guess", "game": "1"}
+    client.post(submit, draft, **HTMX)
+    confirm = reverse("scoring:link_confirm", args=[link.token])
+    taken = {code_at(playing, 2, seat) for seat in "NESW"}
+    guesses = [code for code in map(str, range(1000, 1100)) if code not in taken][: game.CODE_MISSES]
+    for guess in guesses:
+        page = unescape(client.post(confirm, {"draft": "1", "game": "1", "code": guess}, **HTMX).content.decode())
+        assert "That is not the code of a player sitting E–W at this table" in page
+    page = unescape(
+        client.post(confirm, {"draft": "1", "game": "1", "code": code_at(playing, 2, "E")}, **HTMX).content.decode()
+    )
+    assert "Too many wrong codes at this table this game: the score keeper enters this table's score." in page
+    assert not TableResult.objects.filter(table=2).exists()
+    # Another table is not held back by table 2's misses.
+    game.table_draft_submit(round_=playing, table=1, code=code_at(playing, 1, "N"), ns_points=6, ew_points=2)
+    game.table_draft_confirm(round_=playing, table=1, draft_number=1, code=code_at(playing, 1, "W"))
+    assert TableResult.objects.get(table=1).status == "final"
+
+
+def test_a_table_catching_up_after_the_bell_enters_all_its_hands_and_is_in_only_at_game_over(client, playing):
+    link = link_for(playing, 2)
+    add = reverse("scoring:link_hand_add", args=[link.token])
+    game.round_ring_bell(round_=playing)  # the table kept its hands on paper and opens the phone after the bell
+    for maker, tricks in [("N", 3), ("E", 5), ("S", 0), ("W", 3), ("N", 4), ("E", 3), ("S", 5), ("W", 1), ("N", 3)]:
+        page = client.post(add, {"maker": maker, "tricks": str(tricks), "game": "1"}, **HTMX).content.decode()
+        assert "Saved." in page
+        assert TableResult.objects.get(table=2).status == "playing"
+    result = TableResult.objects.get(table=2)
+    assert result.hands_played == 9
+    finish = reverse("scoring:link_finish", args=[link.token])
+    client.post(finish, {**finish_codes(playing, 2), "game": "1"}, **HTMX)
+    result.refresh_from_db()
+    assert result.status == "final"
+    page = client.get(reverse("scoring:link_hands", args=[link.token])).content.decode()
+    assert "Undo hand" not in page and "Tell the score keeper" in page  # the phone cannot reopen it
+    undo = reverse("scoring:link_hand_undo", args=[link.token])
+    refused = client.post(undo, {"game": "1", "hand": "9"}, **HTMX).content.decode()
+    assert "ask the score keeper to change it" in refused and result.hands.count() == 9
+
+
+def test_the_desk_takes_over_a_table_that_started_hand_by_hand_and_says_so(client, keeper, playing):
+    link = link_for(playing, 2)
+    add = reverse("scoring:link_hand_add", args=[link.token])
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1"}, **HTMX)
+    client.post(add, {"maker": "E", "tricks": "5", "game": "1"}, **HTMX)
+    client.force_login(keeper)
+    save = reverse("scoring:desk_save", args=[playing.night_id, 1, 2])
+    version = TableResult.objects.get(table=2).version  # as the desk drew it
+    row = {"t2-ns_points": "9", "t2-ew_points": "7", "t2-key": "desk-1", "t2-version": str(version)}
+    refused = unescape(client.post(save, row, **HTMX).content.decode())
+    assert "Table 2 is entering hand by hand (2 hands so far, 1–2). Tick “take over”" in refused
+    assert TableResult.objects.get(table=2).entry == "hands"
+    client.post(save, {**row, "t2-take_over": "on"}, **HTMX)
+    result = TableResult.objects.get(table=2)
+    assert (result.entry, result.ns_points, result.ew_points, result.status) == ("totals", 9, 7, "final")
+    entry = Submission.objects.filter(table=2).last()
+    assert entry.before == "1–2 after 2 hands entered at the table"
+    assert entry.reason == "the keeper took over from hand-by-hand entry"
+
+
+# ---- paper totals: the impossible refused, the unusual asked about once ------------------------------------------
+
+
+def test_the_desk_refuses_0_0_and_32_32_at_the_head_table_and_asks_about_30_2_elsewhere(client, keeper, playing):
+    client.force_login(keeper)
+
+    def save(table, ns, ew, **extra):
+        url = reverse("scoring:desk_save", args=[playing.night_id, 1, table])
+        data = {f"t{table}-ns_points": str(ns), f"t{table}-ew_points": str(ew), f"t{table}-key": f"k{table}{ns}{ew}"}
+        data.update({f"t{table}-{name}": value for name, value in extra.items()})
+        return unescape(client.post(url, data, **HTMX).content.decode())
+
+    assert "No 8 hands make N–S 0, E–W 0 under these rules (every hand scores" in save(1, 0, 0)
+    assert "No 8 hands make N–S 32, E–W 32 under these rules" in save(1, 32, 32)
+    assert "No 8 hands make N–S 30, E–W 2" in save(1, 30, 2)  # the head table plays exactly its eight
+    asked = save(2, 30, 2)
+    assert "N–S 30, E–W 2 is more than 8 hands make: Check the score sheet" in asked
+    assert "yes, that is the score" in asked
+    assert not TableResult.objects.exists()
+    save(2, 30, 2, sure="on")
+    assert TableResult.objects.get(table=2).ns_points == 30
+
+
+def test_a_phone_is_asked_about_an_unusual_total_and_the_confirmation_needs_no_second_look(client, playing):
+    link = link_for(playing, 2)
+    submit = reverse("scoring:link_submit", args=[link.token])
+    data = {"code": code_at(playing, 2, "N"), "ns_points": "30", "ew_points": "2", "key": "k-30", "game": "1"}
+    asked = unescape(client.post(submit, data, **HTMX).content.decode())
+    assert "is more than 8 hands make" in asked and not Submission.objects.exists()
+    client.post(submit, {**data, "sure": "on"}, **HTMX)
+    confirm = reverse("scoring:link_confirm", args=[link.token])
+    client.post(confirm, {"draft": "1", "game": "1", "code": code_at(playing, 2, "E")}, **HTMX)
+    assert (TableResult.objects.get(table=2).ns_points, TableResult.objects.get(table=2).status) == (30, "final")

@@ -59,7 +59,17 @@ from .standings import (
     read_nights,
     standings_of,
 )
-from .tables import DeskRow, DeskState, TableGame, desk_rows, table_game, table_history
+from .tables import (
+    DeskRow,
+    DeskState,
+    TableGame,
+    desk_rows,
+    stamp_round,
+    table_game,
+    table_history,
+    table_stamp,
+    tables_changed_since,
+)
 
 __all__ = [
     "SEAT_NAMES",
@@ -111,10 +121,13 @@ __all__ = [
     "season_standings",
     "season_totals",
     "seat_finder",
+    "stamp_round",
     "standings_of",
     "table_game",
     "table_history",
     "table_label",
     "table_links",
+    "table_stamp",
+    "tables_changed_since",
     "tables_without_links",
 ]

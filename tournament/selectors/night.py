@@ -77,25 +77,22 @@ def current_round(night: Night) -> Round | None:
 
 
 def card_numbers(night: Night, player_ids) -> dict[int, int]:
-    """The number each player's tally card shows: their chart number on a rotation night, else their player id."""
-    player_ids = list(player_ids)
-    if night.movement != Night.Movement.ROTATION:
-        return {player: player for player in player_ids}
+    """The number each player's tally card shows: their chart number on a rotation night, else their card number."""
+    field = "number" if night.movement == Night.Movement.ROTATION else "card"
     return {
         player: number
-        for player, number in Entry.objects.filter(
-            night=night, player_id__in=player_ids, number__isnull=False
-        ).values_list("player_id", "number")
+        for player, number in Entry.objects.filter(night=night, player_id__in=list(player_ids)).values_list(
+            "player_id", field
+        )
         if number is not None
     }
 
 
 def player_by_card_number(night: Night, number: int) -> int | None:
     """Who holds tally card `number` tonight (a player id), or None."""
-    entries = Entry.objects.filter(night=night, player__house=False)
-    if night.movement == Night.Movement.ROTATION:
-        return entries.filter(number=number).values_list("player_id", flat=True).first()
-    return entries.filter(player_id=number).values_list("player_id", flat=True).first()
+    field = "number" if night.movement == Night.Movement.ROTATION else "card"
+    entries = Entry.objects.filter(night=night, player__house=False, **{field: number})
+    return entries.values_list("player_id", flat=True).first()
 
 
 def table_label(number: int, count: int) -> str:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
-from django.db import models
+from django.db import connection, models
 
 from scoring import rules
 from scoring.models import Hand, Submission, TableResult
-from tournament.models import Round
+from scoring.seats import HEAD_TABLE
+from tournament.models import Night, Round
 
 
 @dataclass(frozen=True)
@@ -36,12 +38,76 @@ class TableGame:
         return self.result is not None and self.result.status == TableResult.Status.FINAL
 
     @property
+    def head(self) -> bool:
+        return self.table == HEAD_TABLE
+
+    @property
+    def all_dealt(self) -> bool:
+        """The head table has played its hands: no more to enter, only "Game over" (or an undo)."""
+        return self.head and len(self.hands) >= self.round.night.hands_per_game
+
+    @property
+    def may_finish(self) -> bool:
+        """ "Game over" may be said: some hands entered, and at the head table all of them (or the bell rang)."""
+        return (
+            bool(self.hands) and not self.over and (not self.head or self.all_dealt or self.round.bell_at is not None)
+        )
+
+    @property
     def by_totals(self) -> bool:
         return self.result is not None and self.result.entry == TableResult.Entry.TOTALS
 
     @property
     def score(self) -> tuple[int, int]:
         return (self.result.ns_points, self.result.ew_points) if self.result else (0, 0)
+
+
+# A phone's poll asks this every few seconds: one plain statement, not three ORM queries (whose building cost more
+# than the database's answer). It reads nothing but the table's own rows.
+_TABLE_PARTS = (
+    "SELECT (SELECT version FROM {result} WHERE round_id = %s AND {table} = %s),"
+    " (SELECT status FROM {result} WHERE round_id = %s AND {table} = %s),"
+    " (SELECT MAX(number) FROM {entry} WHERE round_id = %s AND {table} = %s)"
+)
+
+
+def table_stamp(night_id: int, round_id: int | None, table: int) -> str:
+    """What a table's phone page depends on, as one string: the night's moves (seating, start, bell, close), the
+    game it shows, the table's result (each hand, "Game over") and its entries (a draft, a confirmation). Two
+    statements; the phone's poll compares it with the stamp its page was drawn from."""
+    moved = Night.objects.filter(pk=night_id).values_list("moved_at", flat=True).first()
+    if moved is None:
+        return ""
+    sql = _TABLE_PARTS.format(
+        result=TableResult._meta.db_table, entry=Submission._meta.db_table, table=connection.ops.quote_name("table")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [round_id or 0, table] * 3)
+        version, status, entry = cursor.fetchone()
+    return f"{moved.timestamp():.6f}:{round_id or 0}:{version or 0}{status or ''}:{entry or 0}"
+
+
+def stamp_round(stamp: str | None) -> int | None:
+    """The game a table stamp was taken for (None when it names none)."""
+    parts = (stamp or "").split(":")
+    return int(parts[1]) if len(parts) == 4 and parts[1].isdecimal() and len(parts[1]) < 12 else None
+
+
+def tables_changed_since(round_: Round, since: str | None) -> set[int] | None:
+    """The tables whose result or entries changed after the stamp `since` (a night's change stamp), for a live
+    page to redraw only those; None when it cannot tell (no stamp, or a change that left no trace, such as the
+    last hand undone): then every table is redrawn.
+
+    Scores of one game are written one at a time (each holds the game's lock), so a change committed after the stamp
+    was taken is stamped later than it; a quarter second of slack covers clocks that are read a moment apart."""
+    try:
+        moment = dt.datetime.fromtimestamp(float(since or ""), tz=dt.UTC) - dt.timedelta(seconds=0.25)
+    except (ValueError, OverflowError, OSError):
+        return None
+    changed = set(
+        TableResult.objects.filter(round=round_, updated_at__gt=moment).values_list("table", flat=True)
+    ) | set(Submission.objects.filter(round=round_, created_at__gt=moment).values_list("table", flat=True))
+    return changed or None
 
 
 def table_game(round_: Round, table: int) -> TableGame:

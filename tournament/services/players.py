@@ -34,10 +34,8 @@ def players_register(*, night: Night, names: Iterable[str], checked_in: bool = T
         raise ValidationError({"names": f"Already registered for this night: {', '.join(already)}."})
     known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
     offset = bye_floor(night)
-    entries = []
-    for name in cleaned:
-        player = known.get(Player.key_for(name)) or Player.objects.create(name=name)
-        entries.append(Entry.objects.create(night=night, player=player, checked_in=checked_in, bye_offset=offset))
+    players = [known.get(Player.key_for(name)) or Player.objects.create(name=name) for name in cleaned]
+    entries = Entry.objects.enter(night, players, checked_in=checked_in, bye_offset=offset)
     number_new_entries(night, entries, "names")
     reseat_if_waiting(night)
     return entries
@@ -54,7 +52,7 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
     if already:
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
     offset = bye_floor(night)
-    entries = [Entry.objects.create(night=night, player=player, bye_offset=offset) for player in players]
+    entries = Entry.objects.enter(night, players, bye_offset=offset)
     number_new_entries(night, entries, "players")
     reseat_if_waiting(night)
     return entries

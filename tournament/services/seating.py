@@ -40,7 +40,7 @@ def _present(night: Night) -> tuple[set[int], set[int]]:
     while len(house_entries) < needed:
         number = len(house_entries) + 1
         player = Player.objects.create(name=f"House player {number}", house=True, name_key=f"house:{night.pk}:{number}")
-        house_entries.append(Entry.objects.create(night=night, player=player))
+        house_entries.extend(Entry.objects.enter(night, [player]))
     for index, entry in enumerate(house_entries):
         active = index < needed
         if entry.active != active:

@@ -91,6 +91,7 @@ class TallyCards:
 def _rotation_cards(night: Night) -> list[pdf.PlanCard]:
     """A card for every number on the night's chart, names printed where the number is taken."""
     cards = []
+    codes = dict(night.entries.filter(number__isnull=False).values_list("number", "code"))
     for card in charts.plan_cards(night):
         rows = [
             pdf.PlanRow(line.game, None, "", "", "")
@@ -104,7 +105,7 @@ def _rotation_cards(night: Night) -> list[pdf.PlanCard]:
             )
             for line in card.lines
         ]
-        cards.append(pdf.PlanCard(card.number, card.name, rows))
+        cards.append(pdf.PlanCard(card.number, card.name, rows, codes.get(card.number, "")))
     return cards
 
 
@@ -115,7 +116,7 @@ def _read_tally_cards(night: Night, options: Options) -> TallyCards:
         return TallyCards(night.games, cards=[pdf.TallyCard("", [], number) for number in range(1, options.blank + 1)])
     lines = selectors.game_lines(night)
     cards = [
-        pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.player_id)
+        pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.card, entry.code)
         for entry in selectors.night_entries(night)
     ]
     return TallyCards(night.games, cards=cards)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tournament.score_forms import ScoreForm
@@ -9,7 +10,7 @@ from tournament.selectors import night_standings
 
 from .. import selectors
 from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm
-from ..models import Night
+from ..models import Night, Round
 
 
 def score_form(table, *, data=None) -> ScoreForm:
@@ -42,17 +43,28 @@ def players_context(night: Night, **forms: Any) -> dict[str, Any]:
     }
 
 
-def round_context(night: Night, *, round_errors: list[str] | None = None) -> dict[str, Any]:
+def round_context(
+    night: Night, *, round_errors: list[str] | None = None, only: Callable[[Round], set[int] | None] | None = None
+) -> dict[str, Any]:
+    """The game part of the night page. `only` (the live poll after a score) names the tables to draw, given the
+    current game (None: all of them); the standings are then read only when the bar shows the prizes."""
     current = selectors.current_round(night)
     view = selectors.round_view(current) if current else None
+    tables = only(current) if only is not None and current is not None else None
+    shown = [table for table in view.tables if tables is None or table.number in tables] if view else []
+    finished = night.status == Night.Status.FINISHED
     return {
         "night": night,
         "round_view": view,
         "byes": selectors.round_byes(current) if current else [],
         **selectors.clock(current),
-        "table_forms": [(table, score_form(table)) for table in view.tables] if view else [],
+        "table_forms": [(table, score_form(table)) for table in shown],
+        "partial": tables is not None,
         "round_errors": round_errors or [],
-        "standings": night_standings(night),
+        "standings": night_standings(night) if tables is None or finished else None,
+        # The page's live poll starts from what it was drawn from: any score, and the game's moves.
+        "live_stamp": f"{night.changed_at.timestamp():.6f}",
+        "live_moved": f"{night.moved_at.timestamp():.6f}",
     }
 
 

@@ -50,19 +50,43 @@ def _round(night: Night, number: str | int | None) -> Round | None:
     return next((r for r in rounds if r.open), None) or rounds.first()
 
 
+def _desk(night: Night, round_: Round | None, *, only: set[int] | None = None, **extra) -> dict:
+    """Everything the desk shows for one game (`only`: the rows of these tables), with the stamps its live poll
+    starts from."""
+    rows = desk_rows(round_) if round_ else []
+    return {
+        "night": night,
+        "round": round_,
+        "current": selectors.current_round(night),
+        "stamp": selectors.night_stamp(night.pk, moved=False),
+        "moved": selectors.night_stamp(night.pk),
+        "rows": [(row, _form(row, round_)) for row in rows if only is None or row.table in only] if round_ else [],
+        "missing": [row.table for row in rows if row.status != DeskState.IN],
+        "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
+        **extra,
+    }
+
+
 @keeper_required
 def keeper_desk(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    round_ = _round(night, request.GET.get("game"))
-    rows = desk_rows(round_) if round_ else []
-    context = {
-        "night": night,
-        "round": round_,
-        "rows": [(row, _form(row, round_)) for row in rows],
-        "missing": [row.table for row in rows if row.status != DeskState.IN],
-        "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
-    }
-    return TemplateResponse(request, TEMPLATE, context)
+    return TemplateResponse(request, TEMPLATE, _desk(night, _round(night, request.GET.get("game"))))
+
+
+@keeper_required
+def desk_live(request, night_id: int, number: int):
+    """The desk's poll: 204 while nothing changed; after a score, the bar and the rows of the tables that changed;
+    after the game moved, every row (a closed game's rows become correction forms). Each part replaces its twin,
+    except a row the keeper is typing in, which the page keeps as it is."""
+    since = request.GET.get("since")
+    if since == selectors.night_stamp(night_id, moved=False):
+        return HttpResponse(status=204)
+    night = get_object_or_404(Night, pk=night_id)
+    round_ = get_object_or_404(Round, night=night, number=number)
+    moved = request.GET.get("moved") != selectors.night_stamp(night_id)
+    changed = None if moved else selectors.tables_changed_since(round_, since)
+    context = _desk(night, round_, only=changed, oob=True, whole=changed is None)
+    return TemplateResponse(request, f"{TEMPLATE}#live", context)
 
 
 @keeper_required
@@ -89,6 +113,8 @@ def desk_save(request, night_id: int, number: int, table: int):
                 role=_role(request.user),
                 key=data["key"],
                 reason=data.get("reason", ""),
+                take_over=data["take_over"],
+                sure=data["sure"],
             )
             saved = True
         except ValidationError as error:
@@ -145,17 +171,7 @@ def desk_close(request, night_id: int, number: int):
     """Close the game from the desk once every table is in; the desk then shows the next game."""
     round_ = get_object_or_404(Round, night_id=night_id, number=number)
     try:
-        game.round_close(round_=round_, by=request.user)
+        game.round_close(round_=round_, by=request.user, drawn_from=request.POST.get("seen"))
     except ValidationError as error:
-        night = round_.night
-        rows = desk_rows(round_)
-        context = {
-            "night": night,
-            "round": round_,
-            "rows": [(row, _form(row, round_)) for row in rows],
-            "missing": [row.table for row in rows if row.status != DeskState.IN],
-            "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
-            "close_errors": error.messages,
-        }
-        return TemplateResponse(request, TEMPLATE, context)
+        return TemplateResponse(request, TEMPLATE, _desk(round_.night, round_, close_errors=error.messages))
     return redirect("scoring:keeper_desk", night_id)

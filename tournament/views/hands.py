@@ -21,7 +21,8 @@ from tournament.models import Round
 from tournament.permissions import keeper_required
 
 from .. import game
-from ..selectors import TableGame, table_game
+from ..score_forms import FinishForm
+from ..selectors import TableGame, table_game, table_stamp
 
 TEMPLATE = "scoring/table_hands.html"
 
@@ -155,9 +156,16 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
     }
 
 
-def answer(request, round_: Round, table: int, draft: Draft, error: str = "", urls=None, extra=None):
-    context = {**_context(table_game(round_, table), draft, error, urls), **(extra or {})}
-    template = f"{TEMPLATE}#panel" if request.htmx else TEMPLATE
+def answer(request, round_: Round, table: int, draft: Draft, error: str = "", urls=None, extra=None, live=False):
+    """The hand panel (the whole page, or the panel alone for htmx; `live`: the panel and the poller, each to
+    replace its twin, for a phone's poll)."""
+    if request.method == "POST":
+        round_.refresh_from_db()  # the action may have moved the game (the bell, the close)
+    shown = table_game(round_, table)
+    context = {**_context(shown, draft, error, urls), "finish_form": FinishForm(), **(extra or {})}
+    if context.get("table_link"):  # a phone's page polls; every answer brings the poller from where it now stands
+        context.update(stamp=table_stamp(round_.night_id, round_.pk, table), poll_oob=True, oob=live)
+    template = f"{TEMPLATE}#{'live' if context.get('table_link') else 'panel'}" if request.htmx else TEMPLATE
     return TemplateResponse(request, template, context)
 
 
@@ -180,7 +188,14 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
         tricks = int(request.POST.get("tricks", ""))
         if not draft.maker:
             raise ValidationError("Tap who called trump first.")
-        game.hand_record(round_=round_, table=table, hand=draft.hand(tricks), user=request.user, drawn_for=drawn_for)
+        game.hand_record(
+            round_=round_,
+            table=table,
+            hand=draft.hand(tricks),
+            user=request.user,
+            drawn_for=drawn_for,
+            number=posted_number(request, "hand"),
+        )
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
     except ValidationError as error:
@@ -191,7 +206,13 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
 def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None, drawn_for=None):
     draft = Draft.from_query(request.POST)
     try:
-        game.hand_undo(round_=round_, table=table, drawn_for=drawn_for, last_hand=posted_number(request, "hand"))
+        game.hand_undo(
+            round_=round_,
+            table=table,
+            drawn_for=drawn_for,
+            last_hand=posted_number(request, "hand"),
+            from_table=bool((extra or {}).get("table_link")),
+        )
     except ValidationError as error:
         return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
     return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra=extra)

@@ -37,6 +37,7 @@ def table_score(request, night_id: int, number: int, table: int):
                 last_hand_winner=data["last_hand_winner"] or None,
                 expected_version=data["version"],
                 user=request.user,
+                sure=data["sure"],
             )
             saved = True
         except ValidationError as error:

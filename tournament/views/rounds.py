@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import game, services
+from .. import game, selectors, services
 from ..models import Night, Round
 from ..permissions import organizer_required
 from .context import night_context, players_context, round_context
+
+
+@organizer_required
+def round_live(request, night_id: int):
+    """The night page's poll: 204 while nothing changed; after a score, the bar and the table cards (each to
+    replace its twin, except a card the organizer is typing in); after the game moved, the whole game section."""
+    since, moved = request.GET.get("since"), request.GET.get("moved")
+    if since and since == selectors.night_stamp(night_id, moved=False):
+        return HttpResponse(status=204)
+    night = get_object_or_404(Night, pk=night_id)
+    if moved == f"{night.moved_at.timestamp():.6f}":  # only the cards of the tables that changed
+        context = round_context(night, only=lambda current: selectors.tables_changed_since(current, since))
+    else:
+        context = round_context(night)
+    whole = not context["partial"]
+    context.update(whole=whole, oob_round=whole, oob=not whole, poll_oob=True)
+    return TemplateResponse(request, "tournament/night_detail.html#round_live", context)
 
 
 def _done(request, night: Night):
@@ -37,7 +55,8 @@ def night_draw(request, night_id: int):
 def _round_action(request, night_id: int, number: int, action, **options):
     round_ = get_object_or_404(Round, night_id=night_id, number=number)
     try:
-        action(round_=round_, by=request.user, **options)
+        # The buttons say which state of the game they were drawn from; an old page's button is refused.
+        action(round_=round_, by=request.user, drawn_from=request.POST.get("seen"), **options)
     except ValidationError as error:
         context = round_context(round_.night, round_errors=error.messages)
         if request.htmx:

@@ -15,27 +15,59 @@ from django.views.decorators.http import require_POST
 from scoring.models import Submission, TableLink, TableResult
 from tournament.forms import apply_errors
 from tournament.models import Round
-from tournament.selectors import card_numbers
 
-from .. import game
-from ..score_forms import ConfirmForm, TableScoreForm
+from .. import game, selectors
+from ..score_forms import ConfirmForm, FinishForm, TableScoreForm
 from .hands import Draft, answer, posted_number, record_hand, undo_hand
 
 TEMPLATE = "scoring/table_link.html"
 REQUESTS_PER_MINUTE = 60
+# The pages' own polls (every few seconds from each phone at the table) have a budget of their own.
+POLLS_PER_MINUTE = 200
 
 
-def _resolve(request, token: str) -> tuple[TableLink, Round | None]:
+def _link(token: str, *, poll: bool = False) -> TableLink:
+    """The table's active link, counted against its budget for the minute (a page's polls have their own)."""
     link = TableLink.objects.select_related("night").filter(token=token, active=True).first()
     if link is None:
         raise Http404("This table link is no longer in use: scan the code on the table's card again.")
-    bucket = f"table-link:{link.pk}"
+    bucket = f"table-{'poll' if poll else 'link'}:{link.pk}"
     cache.add(bucket, 0, timeout=60)
-    if cache.incr(bucket) > REQUESTS_PER_MINUTE:
+    if cache.incr(bucket) > (POLLS_PER_MINUTE if poll else REQUESTS_PER_MINUTE):
         raise TooMany
+    return link
+
+
+def _current(link: TableLink) -> Round | None:
+    """The game the table's pages show: the one being played, else the latest."""
     rounds = link.night.rounds.order_by("-number")
-    current = next((r for r in rounds if r.open), None) or rounds.first()
-    return link, current
+    return next((r for r in rounds if r.open), None) or rounds.first()
+
+
+def _resolve(request, token: str) -> tuple[TableLink, Round | None]:
+    link = _link(token)
+    return link, _current(link)
+
+
+def _polled(request) -> bool:
+    return bool(request.htmx and request.GET.get("since"))
+
+
+def _unchanged(request, token: str) -> bool:
+    """A phone's poll with nothing new at its table since its page was drawn: the link, then the stamp.
+
+    The stamp names the game it was drawn for and the night's last move: while the night has not moved, that game
+    is still the one the page shows. A poll counts against the link's poll budget."""
+    found = TableLink.objects.filter(token=token, active=True).values_list("pk", "night_id", "table").first()
+    if found is None:
+        return False  # the full answer says why
+    pk, night_id, table = found
+    bucket = f"table-poll:{pk}"
+    cache.add(bucket, 0, timeout=60)
+    if cache.incr(bucket) > POLLS_PER_MINUTE:
+        raise TooMany
+    since = request.GET.get("since")
+    return since == selectors.table_stamp(night_id, selectors.stamp_round(since), table)
 
 
 class TooMany(Exception):
@@ -68,7 +100,9 @@ def _urls(link: TableLink) -> dict[str, str]:
     }
 
 
-def _page(request, link: TableLink, round_: Round | None, **extra):
+def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False, **extra):
+    if round_ is not None and request.method == "POST":
+        round_.refresh_from_db()  # the score may have moved the game (the last table in closes it)
     seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name")) if round_ else {}
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
     waiting = (
@@ -88,37 +122,47 @@ def _page(request, link: TableLink, round_: Round | None, **extra):
         "result": result,
         "draft": next((s for s in waiting if s.status == Submission.Status.DRAFT), None),
         "disputed": [s for s in waiting if s.status == Submission.Status.DISPUTED],
-        "form": extra.pop("form", None) or TableScoreForm(initial={"key": Submission.new_key()}),
+        "form": extra.pop("form", None)
+        or TableScoreForm(initial={"key": Submission.new_key()}, confirm=link.night.confirm_results),
         "confirm_form": extra.pop("confirm_form", None) or ConfirmForm(),
+        "stamp": selectors.table_stamp(link.night_id, round_.pk if round_ else None, link.table),
+        "oob": poll,  # a poll's answer replaces the entry as a twin; every htmx answer brings the poller
+        "poll_oob": True,
         **extra,
     }
-    template = f"{TEMPLATE}#entry" if request.htmx else TEMPLATE
+    template = f"{TEMPLATE}#live" if request.htmx else TEMPLATE
     return TemplateResponse(request, template, context)
 
 
 @_limited
 def table_link(request, token: str):
-    link, round_ = _resolve(request, token)
-    return _page(request, link, round_)
+    """The table's page; its poll (`?since=`) answers 204 while nothing changed at the table."""
+    poll = _polled(request)
+    if poll and _unchanged(request, token):
+        return HttpResponse(status=204)
+    link = _link(token, poll=poll)
+    return _page(request, link, _current(link), poll=poll)
 
 
 @_limited
 @require_POST
 def link_submit(request, token: str):
     link, round_ = _resolve(request, token)
-    form = TableScoreForm(request.POST)
+    form = TableScoreForm(request.POST, confirm=link.night.confirm_results)
     if form.is_valid() and round_ is not None:
         data = form.cleaned_data
         try:
             game.table_draft_submit(
                 round_=round_,
                 table=link.table,
-                side=data["side"],
+                side=data.get("side", ""),
+                code=data.get("code", ""),
                 ns_points=data["ns_points"],
                 ew_points=data["ew_points"],
                 last_hand_winner=data["last_hand_winner"] or None,
                 key=data["key"],
                 drawn_for=_drawn_for(request),
+                sure=data["sure"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -138,7 +182,7 @@ def link_confirm(request, token: str):
                 round_=round_,
                 table=link.table,
                 draft_number=form.cleaned_data["draft"],
-                player_number=form.cleaned_data["player_number"],
+                code=form.cleaned_data["code"],
                 drawn_for=_drawn_for(request),
             )
         except ValidationError as error:
@@ -156,10 +200,14 @@ def _hand_round(link: TableLink, round_: Round | None) -> Round:
 
 @_limited
 def link_hands(request, token: str):
-    link, round_ = _resolve(request, token)
-    round_ = _hand_round(link, round_)
+    poll = _polled(request)
+    if poll and _unchanged(request, token):
+        return HttpResponse(status=204)
+    link = _link(token, poll=poll)
+    round_ = _hand_round(link, _current(link))
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
-    return answer(request, round_, link.table, Draft.from_query(request.GET), urls=_urls(link), extra=extra)
+    draft = Draft.from_query(request.GET)
+    return answer(request, round_, link.table, draft, urls=_urls(link), extra=extra, live=poll)
 
 
 @_limited
@@ -184,17 +232,17 @@ def link_hand_undo(request, token: str):
 @_limited
 @require_POST
 def link_finish(request, token: str):
-    """Game over from the table's phone: with confirmation on, a player at the table gives their number."""
+    """Game over from the table's phone: with confirmation on, a code from each side of the table."""
     link, round_ = _resolve(request, token)
     round_ = _hand_round(link, round_)
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
-    try:
-        number = request.POST.get("player_number", "").strip()
-        players = round_.seatings.filter(table=link.table).values_list("player_id", flat=True)
-        seated = set(card_numbers(link.night, players).values())
-        if link.night.confirm_results and (not number.isdecimal() or len(number) > 9 or int(number) not in seated):
-            raise ValidationError("Enter the number (from the tally card) of a player at this table to confirm.")
-        game.table_finish(round_=round_, table=link.table, drawn_for=_drawn_for(request))
-    except ValidationError as error:
-        return answer(request, round_, link.table, Draft(), " ".join(error.messages), _urls(link), extra)
-    return answer(request, round_, link.table, Draft(), urls=_urls(link), extra=extra)
+    form = FinishForm(request.POST)
+    if not link.night.confirm_results or form.is_valid():
+        codes = {"NS": form.data.get("ns_code", ""), "EW": form.data.get("ew_code", "")}
+        try:
+            game.table_finish(round_=round_, table=link.table, codes=codes, drawn_for=_drawn_for(request))
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return answer(request, round_, link.table, Draft(), urls=_urls(link), extra=extra)
+    return answer(request, round_, link.table, Draft(), "", _urls(link), {**extra, "finish_form": form})

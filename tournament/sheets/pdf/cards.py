@@ -46,7 +46,8 @@ def _loners(made: int, tried: int) -> str:
 class TallyCard:
     name: str
     lines: Sequence[GameLine]
-    number: int | None = None  # the player's number: confirms scores at the table and finds their page
+    number: int | None = None  # the player's tally-card number: finds their page
+    code: str = ""  # the player's confirmation code: printed here and nowhere public
 
 
 # Cards a page -> (columns, rows) of the page's grid.
@@ -169,7 +170,7 @@ def tally_cards_pdf(
             rows = [[row[0], row[1], row[3], row[4], row[5], row[8], row[9]] for row in rows]
             rows[0][5] = "Opp."
         name = card.name or "Name: ______________________"
-        title = Paragraph(escape(name + (f"  ·  No. {card.number}" if card.number is not None else "")), title_style)
+        title = Paragraph(escape(name + _number_and_code(card.number, card.code)), title_style)
         # The rows share what the card has left once its heading and the grid's head row are set, so the whole card
         # stays in its own box however the name wraps (the head row: a line of type and its padding).
         head_h = line_height(size)
@@ -217,6 +218,12 @@ class PlanCard:
     number: int
     name: str  # empty: printed before the names are known
     rows: Sequence[PlanRow]
+    code: str = ""  # the holder's confirmation code, once the number is taken
+
+
+def _number_and_code(number: int | None, code: str) -> str:
+    """The part of a card's heading after the name: its number, and the code the other side types to confirm."""
+    return (f"  ·  No. {number}" if number is not None else "") + (f"  ·  Code {code}" if code else "")
 
 
 def _numbers_only(text: str) -> str:
@@ -245,7 +252,7 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
     for index, card in enumerate(cards):
         games = max(len(card.rows), 1)
         name = card.name or "Name: ______________________"
-        title = Paragraph(escape(f"No. {card.number}  ·  {name}"), styles["card"])
+        title = Paragraph(escape(f"No. {card.number}  ·  {name}" + _number_and_code(None, card.code)), styles["card"])
         # The rows share what is left under the heading and the grid's head row, so the card stays in its box.
         head_h = line_height(size)
         left = card_h - title.wrap(card_w, card_h)[1] - sub_h - 2 * mm - head_h - 2

@@ -1,0 +1,144 @@
+"""What each live working screen's poll costs, in process: the table's phone, the keeper's desk, the night page.
+
+Run from the project root:  .venv/bin/python bench/live_screens.py [--players 100 1000] [--repeat 30]
+
+For each room size it prepares a night on a throwaway SQLite database (game 1 being played, a score in at every
+other table), then asks each poll as the pages do, with the stamp they were drawn from: "nothing new" (the 204
+answer every poll gives while nothing moves) and "redrawn" (the answer after a change). It prints the median CPU
+time of the request in this process and the SQL queries it ran: figures that carry from one machine to another
+better than wall-clock times under load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def measure(client, url: str, repeat: int, expect: int, **headers) -> tuple[float, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times = []
+    for _ in range(repeat):
+        started = time.process_time()
+        response = client.get(url, **headers)
+        times.append(time.process_time() - started)
+        assert response.status_code == expect, (url, response.status_code)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url, **headers)
+    return statistics.median(times) * 1000, len(queries)
+
+
+def room(players: int, repeat: int) -> list[tuple[str, float, int]]:
+    import random
+
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from scoring.models import TableLink
+    from tournament import game, services
+    from tournament.simulation import player_names
+
+    night = services.night_create(name=f"Bench {players}", games=10, auto_advance=False)
+    services.players_register(night=night, names=player_names(players, random.Random(1)))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+    tables = sorted(set(round_.seatings.values_list("table", flat=True)))
+    for table in tables[::2]:
+        game.table_result_submit(round_=round_, table=table, ns_points=5, ew_points=3)
+    services.table_links_ensure(night=night)
+    token = TableLink.objects.get(night=night, table=tables[-1], active=True).token
+    organizer = get_user_model().objects.create_user(f"bench{players}", password="x", is_staff=True)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    rows = []
+    time.sleep(0.5)  # a quiet moment, then one more score: the pages below are drawn from its stamp
+    game.table_result_submit(round_=round_, table=tables[1], ns_points=5, ew_points=3)
+
+    phone = Client()
+    page = phone.get(reverse("scoring:table_link", args=[token])).content.decode()
+    since = page.split("?since=", 1)[1].split('"', 1)[0]
+    url = reverse("scoring:table_link", args=[token])
+    cache.clear()
+    rows.append(("table phone, nothing new", *measure(phone, f"{url}?since={since}", repeat, 204, **htmx)))
+    cache.clear()
+    rows.append(("table phone, redrawn", *measure(phone, f"{url}?since=old", repeat, 200, **htmx)))
+    hands = reverse("scoring:link_hands", args=[token])
+    cache.clear()
+    rows.append(("table phone's hand page, redrawn", *measure(phone, f"{hands}?since=old", repeat, 200, **htmx)))
+
+    keeper = Client()
+    keeper.force_login(organizer)
+    desk = keeper.get(reverse("scoring:keeper_desk", args=[night.pk])).content.decode()
+    since = desk.split("desk-live/?since=", 1)[1].split('"', 1)[0]
+    since, moved = since.split("&amp;moved=")
+    desk_live = reverse("scoring:desk_live", args=[night.pk, 1])
+    night.refresh_from_db()
+    stamp = f"{night.changed_at.timestamp():.6f}"
+    page_live = reverse("tournament:round_live", args=[night.pk])
+    page_poll = f"{page_live}?since={stamp}&moved={moved}"
+    rows.append(
+        (
+            "keeper's desk, nothing new",
+            *measure(keeper, f"{desk_live}?since={since}&moved={moved}", repeat, 204, **htmx),
+        )
+    )
+    rows.append(("night page, nothing new", *measure(keeper, page_poll, repeat, 204, **htmx)))
+    time.sleep(0.5)  # the next score comes a moment after the pages were drawn, as in a room
+    game.table_result_submit(round_=round_, table=tables[3], ns_points=5, ew_points=3)
+    rows.append(
+        (
+            "keeper's desk, after a score",
+            *measure(keeper, f"{desk_live}?since={since}&moved={moved}", repeat, 200, **htmx),
+        )
+    )
+    rows.append(("night page, after a score", *measure(keeper, page_poll, repeat, 200, **htmx)))
+    slow = max(3, repeat // 10)
+    rows.append(
+        (
+            "keeper's desk, after a move (all rows)",
+            *measure(keeper, f"{desk_live}?since=old&moved=old", slow, 200, **htmx),
+        )
+    )
+    rows.append(
+        (
+            "night page, after a move (whole game)",
+            *measure(keeper, f"{page_live}?since=old&moved=old", slow, 200, **htmx),
+        )
+    )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args()
+    var = tempfile.mkdtemp(prefix="headtable-bench-")
+    os.environ.update(HEADTABLE_VAR_DIR=var, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0")
+    os.environ.pop("DATABASE_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()  # the test client's hosts, without touching the database settings
+    call_command("migrate", verbosity=0)
+    for players in args.players:
+        print(f"\n{players} players ({players // 4} tables):")
+        for name, ms, queries in room(players, args.repeat):
+            print(f"  {name:<36} median {ms:7.2f} ms CPU   {queries:3d} queries")
+
+
+if __name__ == "__main__":
+    main()

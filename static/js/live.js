@@ -1,0 +1,76 @@
+// Live working screens: the keeper's desk, the table's phone, the organizer's night page.
+//
+// Each page carries a poller (class "live-poll") that asks every few seconds with the stamp it was drawn from.
+// The server answers 204 while nothing changed; otherwise it sends each part of the page that may have changed,
+// marked to replace its twin (hx-swap-oob), and a new poller, last. A part someone is working in (the cursor is
+// in it, or it holds typing not yet sent) is left as it is, so nothing typed is lost to a redraw; the poller then
+// keeps its old stamp, and the part is redrawn on a later poll once it is left alone.
+(function () {
+  "use strict";
+
+  var poll = null; // the poller whose answer is being swapped in
+  var heldBack = false; // a part of that answer was kept as it was
+  var actions = 0; // requests the person made (a tap, a form): a poll sent before the latest one is out of date
+
+  function isPoll(element) {
+    return Boolean(element && element.classList && element.classList.contains("live-poll"));
+  }
+
+  function busy(element) {
+    if (!element || !element.querySelectorAll) return false;
+    var active = document.activeElement;
+    if (active && element.contains(active) && active.matches("input, select, textarea")) return true;
+    var fields = element.querySelectorAll("input, select, textarea");
+    for (var i = 0; i < fields.length; i++) {
+      var field = fields[i];
+      if (field.type === "hidden" || field.type === "submit" || field.type === "button") continue;
+      if (field.type === "checkbox" || field.type === "radio") {
+        if (field.checked !== field.defaultChecked) return true;
+      } else if (field.tagName === "SELECT") {
+        // A list with no option marked selected starts on its first one.
+        var start = 0;
+        for (var j = 0; j < field.options.length; j++) {
+          if (field.options[j].defaultSelected) start = j;
+        }
+        if (field.selectedIndex !== start) return true;
+      } else if (field.value !== field.defaultValue) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var source = event.detail.elt;
+    if (isPoll(source)) source.liveSentAfter = actions;
+    else actions += 1;
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    poll = isPoll(source) ? source : null;
+    heldBack = false;
+    if (poll && poll.liveSentAfter !== actions) {
+      // The person tapped something while this poll was on its way: its answer would undo the tap's page.
+      event.detail.shouldSwap = false;
+      poll = null;
+    }
+  });
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (!poll) return;
+    var target = event.detail.target;
+    if (target === poll) {
+      if (heldBack) event.detail.shouldSwap = false; // ask again with the old stamp
+      return;
+    }
+    if (busy(target)) {
+      event.detail.shouldSwap = false;
+      heldBack = true;
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    poll = null;
+  });
+})();
