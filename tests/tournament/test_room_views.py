@@ -72,7 +72,7 @@ def test_a_player_finds_their_table_by_name_or_number(client, timed):
     entry = timed.entries.select_related("player").first()
     response = client.get(find, {"q": entry.player.name.split()[0].upper()})
     assert response.status_code in (200, 302)
-    by_number = client.get(find, {"q": str(entry.player_id)})
+    by_number = client.get(find, {"q": str(entry.card)})  # the number on the tally card
     assert by_number.status_code == 302
     page = client.get(by_number["Location"]).content.decode()
     assert entry.player.name in page and ("Table" in page or "sit out" in page)

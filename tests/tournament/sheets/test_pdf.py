@@ -52,14 +52,14 @@ def test_standings_sheet_lists_everyone_with_high_and_low(finished):
 def test_tally_cards_two_to_a_page_with_running_totals(finished):
     lines = game_lines(finished)
     entries = list(finished.entries.select_related("player"))
-    cards = [pdf.TallyCard(e.player.name, lines[e.player_id], e.player_id) for e in entries]
+    cards = [pdf.TallyCard(e.player.name, lines[e.player_id], e.card, e.code) for e in entries]
     pages = text_of(pdf.tally_cards_pdf(header(finished), cards, finished.games))
     assert len(pages) == 4
     first = entries[0]
     card_lines = lines[first.player_id]
     page = pages[0]
     assert first.player.name in page
-    assert f"No. {first.player_id}" in page  # the number the other side confirms scores with
+    assert f"No. {first.card} · Code {first.code}" in page  # the number that finds them, the code that confirms
     assert card_lines[0].partner in page
     running = [line.running_total for line in card_lines]
     assert running == sorted(running) and running[-1] == sum(line.points for line in card_lines)
@@ -256,7 +256,7 @@ def test_tally_cards_on_either_paper_name_everyone_with_their_number_and_total(b
         assert len(pages) == count and set(sizes) == {PAPERS[paper]}
         text = "\n".join(pages)
         for entry in entries:
-            assert f"{entry.player.name} · No. {entry.player_id}" in text
+            assert f"{entry.player.name} · No. {entry.card} · Code {entry.code}" in text
         assert text.count("Total") == 2 * len(entries)  # the column head and the last row of every card
     # Two a page: the first card's rows hold its games' tables and its running total.
     sizes, pages = pages_of(printing.sheet_bytes(busy, "tally-cards", per_page=2, blank=0))
@@ -348,9 +348,9 @@ def test_standings_on_either_paper(busy, paper):
     cells = [
         cell
         for row in standings.rows
-        for cell in (row.rank_label, row.name, row.total, row.wins, row.loners_made, *row.per_round)
-        if cell is not None
+        for cell in (row.rank_label, row.name, row.total, row.wins, row.loners_made, *row.cells)
     ]
+    assert "bye" in cells  # a bye reads as a bye, not as a game lost 0 to something
     lines = pages[0].splitlines()
     start = lines.index("G3") + 1
     assert lines[start : start + len(cells)] == [str(cell) for cell in cells]
@@ -500,7 +500,7 @@ def test_standings_of_a_long_night_keep_every_game_column_apart(finished, games)
     from reportlab.pdfbase import pdfmetrics
 
     standings = night_standings(finished)
-    rows = [dataclasses.replace(row, per_round=[12] * games) for row in standings.rows]
+    rows = [dataclasses.replace(row, per_round=[12] * games, cells=["12"] * games) for row in standings.rows]
     long_night = dataclasses.replace(standings, rows=rows, rounds_closed=games)
     content = pdf.standings_pdf(header(finished), long_night)
     runs = runs_of(content)
