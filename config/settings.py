@@ -15,6 +15,10 @@ import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HEADTABLE_VAR_DIR", BASE_DIR / "var"))
+# The address phones use (printed on every table card and score sheet): a hosted server's public address, or a
+# venue's fixed one. Empty: the address the organizer's page was opened at, or this laptop's network address when
+# that was its own 127.0.0.1 (tournament.addresses).
+PHONE_URL = os.environ.get("HEADTABLE_PHONE_URL", "")
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path(f"{TABLE}history/", desk.table_history, name="table_history"),
     path("nights/<number:night_id>/tables/", desk.table_links, name="table_links"),
     path("nights/<number:night_id>/tables/<number:table>/qr.svg", desk.table_qr, name="table_qr"),
+    path("nights/<number:night_id>/phones-qr.svg", desk.phone_qr, name="phone_qr"),
     path("nights/<number:night_id>/tables/<number:table>/regenerate/", desk.link_regenerate, name="link_regenerate"),
     path("t/<str:token>/", table.table_link, name="table_link"),
     path("t/<str:token>/score/", table.link_submit, name="link_submit"),

@@ -18,6 +18,7 @@ from tournament.models import Night, Round
 from tournament.permissions import keeper_required, organizer_required
 
 from .. import game, selectors, services
+from ..addresses import phone_address
 from ..score_forms import DeskForm
 from ..selectors import DeskState, desk_rows
 from ..selectors import table_history as history_of
@@ -145,15 +146,31 @@ def table_links(request, night_id: int):
         services.table_links_ensure(night=night)
         return redirect("scoring:table_links", night.pk)
     links = selectors.table_links(night)
-    rows = [(link, request.build_absolute_uri(reverse("scoring:table_link", args=[link.token]))) for link in links]
-    context = {"night": night, "rows": rows, "missing": selectors.tables_without_links(night)}
+    phones = phone_address(request)
+    rows = [(link, phones.of(reverse("scoring:table_link", args=[link.token]))) for link in links]
+    context = {
+        "night": night,
+        "rows": rows,
+        "missing": selectors.tables_without_links(night),
+        "phones": phones,
+        "opened_at": request.build_absolute_uri("/"),
+        "public_url": phones.of(reverse("tournament:public_night", args=[night.pk])),
+    }
     return TemplateResponse(request, "scoring/table_links.html", context)
 
 
 @organizer_required
 def table_qr(request, night_id: int, table: int):
     link = get_object_or_404(TableLink, night_id=night_id, table=table, active=True)
-    url = request.build_absolute_uri(reverse("scoring:table_link", args=[link.token]))
+    url = phone_address(request).of(reverse("scoring:table_link", args=[link.token]))
+    return HttpResponse(qr_svg(url, size=200), content_type="image/svg+xml")
+
+
+@organizer_required
+def phone_qr(request, night_id: int):
+    """The night's public page at the address phones use: a code to try with a phone before printing."""
+    night = get_object_or_404(Night, pk=night_id)
+    url = phone_address(request).of(reverse("tournament:public_night", args=[night.pk]))
     return HttpResponse(qr_svg(url, size=200), content_type="image/svg+xml")
 
 

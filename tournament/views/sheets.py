@@ -11,6 +11,7 @@ from django.utils.text import slugify
 from tournament import exports
 
 from .. import backup
+from ..addresses import phone_address
 from ..models import Night, PrintJob
 from ..permissions import organizer_required
 from ..sheets import printing
@@ -33,14 +34,16 @@ def _sheet(request, night: Night, key: str, **options) -> HttpResponse:
             context = {"night": night, "sheet": printing.sheet_of(key), "count": count}
             return TemplateResponse(request, "tournament/print_start.html", context)
         options.pop("link_url")
-        job = printing.print_job_start(night=night, sheet=key, base_url=request.build_absolute_uri("/"), **options)
+        job = printing.print_job_start(night=night, sheet=key, base_url=phone_address(request).url, **options)
         return redirect("tournament:print_job", night.pk, job.pk)
     content = printing.sheet_bytes(night, key, **options)
     return _pdf(content, night, printing.sheet_of(key).file_name(night, printing.Options(**options)))
 
 
 def _link_url(request):
-    return lambda token: request.build_absolute_uri(reverse("scoring:table_link", args=[token]))
+    """Table links as phones open them (never the laptop's own 127.0.0.1, see tournament.addresses)."""
+    phones = phone_address(request)
+    return lambda token: phones.of(reverse("scoring:table_link", args=[token]))
 
 
 def standings_pdf(request, night_id: int):

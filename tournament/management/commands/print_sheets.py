@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.addresses import phone_address
 from tournament.models import Night
 from tournament.sheets import printing
 
@@ -21,8 +22,8 @@ class Command(BaseCommand):
         parser.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2, help="Tally cards a page.")
         parser.add_argument(
             "--base-url",
-            default="http://localhost:8000",
-            help="The address phones use, for the QR codes on table cards and score sheets.",
+            help="The address phones use, for the QR codes on table cards and score sheets. Default: "
+            "HEADTABLE_PHONE_URL, else this laptop's network address with the port in PORT (8000).",
         )
         parser.add_argument("--out", required=True, type=Path)
 
@@ -35,8 +36,14 @@ class Command(BaseCommand):
         game = options["game"]
         if game is not None and not night.rounds.filter(number=game).exists():
             raise CommandError(f"Game {game} has not been seated.")
+        phones = phone_address()
+        if not options["base_url"] and not phones.reachable:
+            self.stderr.write(
+                f"This laptop has no network address: the codes printed now ({phones.url}) open only on this "
+                "laptop. Join the venue's Wi-Fi, or give --base-url."
+            )
         content = printing.sheet_bytes(
-            night, options["sheet"], base_url=options["base_url"], game=game, per_page=options["per_page"]
+            night, options["sheet"], base_url=options["base_url"] or phones.url, game=game, per_page=options["per_page"]
         )
         options["out"].write_bytes(content)
         self.stdout.write(f"Wrote {options['out']} ({len(content):,} bytes).")

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import ipaddress
-
-import psutil
 from django.core.management.base import BaseCommand
 
-
-def lan_addresses() -> list[str]:
-    found = []
-    for addresses in psutil.net_if_addrs().values():
-        for address in addresses:
-            if address.family.name != "AF_INET":
-                continue
-            ip = ipaddress.ip_address(address.address)
-            if not ip.is_loopback and not ip.is_link_local:
-                found.append(str(ip))
-    return sorted(set(found))
+from tournament.addresses import lan_addresses, phone_address
 
 
 class Command(BaseCommand):
-    help = "Show the URLs of this laptop on the local network."
+    help = "Show the URLs of this laptop on the local network: the one phones use first."
 
     def add_arguments(self, parser):
         parser.add_argument("--port", default="8000")
@@ -29,10 +16,14 @@ class Command(BaseCommand):
     def handle(self, *args, port: str, **options):
         self.stdout.write("")
         self.stdout.write("Head Table is running.")
-        self.stdout.write(f"  On this laptop:  http://127.0.0.1:{port}/")
-        addresses = lan_addresses()
-        for ip in addresses:
-            self.stdout.write(f"  On phones on the same Wi-Fi:  http://{ip}:{port}/")
-        if not addresses:
-            self.stdout.write("  (No network found: join the venue's Wi-Fi so phones can reach this laptop.)")
+        phones = phone_address(port=port)
+        if phones.reachable:
+            self.stdout.write(f"  Open this on the organizer's laptop and on phones:  {phones.url}")
+            self.stdout.write("  (Every printed QR code and link uses it.)")
+            for ip in lan_addresses()[1:]:
+                self.stdout.write(f"  Also on this laptop's other networks:  http://{ip}:{port}/")
+        else:
+            self.stdout.write("  No network found: phones cannot reach this laptop. Join the venue's Wi-Fi (or")
+            self.stdout.write("  start its hotspot) before printing the table cards, then start the night again.")
+        self.stdout.write(f"  On this laptop only:  http://127.0.0.1:{port}/")
         self.stdout.write("")

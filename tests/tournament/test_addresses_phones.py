@@ -1,0 +1,99 @@
+"""The address phones use: every printed code and link carries it, whatever address the organizer's browser used."""
+
+from __future__ import annotations
+
+from html import unescape
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from scoring.models import TableLink
+from tests.conftest import register
+from tests.tournament.sheets.test_pdf import qr_codes
+from tournament import addresses, game
+from tournament import services as night_services
+
+pytestmark = pytest.mark.django_db
+WIFI = "192.168.1.20"
+
+
+@pytest.fixture
+def seated(night):
+    register(night, 8)
+    round_ = game.round_start(round_=night_services.night_draw(night=night, seed=2))
+    night_services.table_links_ensure(night=night)
+    return round_
+
+
+@pytest.fixture
+def on_wifi(monkeypatch):
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: [WIFI])
+
+
+def tokens(night) -> dict[int, str]:
+    return dict(TableLink.objects.filter(night=night, active=True).values_list("table", "token"))
+
+
+@pytest.mark.parametrize("sheet", ["table_cards_pdf", "score_sheets_pdf"])
+def test_codes_printed_while_browsing_from_the_laptop_itself_open_on_phones(organizer_client, seated, on_wifi, sheet):
+    pdf = organizer_client.get(reverse(f"tournament:{sheet}", args=[seated.night_id]), HTTP_HOST="127.0.0.1:8000")
+    decoded = [code for page in qr_codes(pdf.content) for code in page]
+    assert decoded == [f"http://{WIFI}:8000/t/{token}/" for _, token in sorted(tokens(seated.night).items())]
+    assert not [code for code in decoded if "127.0.0.1" in code or "localhost" in code]
+
+
+def test_the_table_links_page_says_which_address_phones_use_and_offers_a_test_code(organizer_client, seated, on_wifi):
+    page = unescape(
+        organizer_client.get(
+            reverse("scoring:table_links", args=[seated.night_id]), HTTP_HOST="localhost:8000"
+        ).content.decode()
+    )
+    assert f'The address phones use: <a href="http://{WIFI}:8000/">' in page
+    assert "You opened this page at http://localhost:8000/, an address only this laptop can open" in page
+    assert f"http://{WIFI}:8000/t/{tokens(seated.night)[1]}/" in page
+    assert "localhost:8000/t/" not in page
+    qr = organizer_client.get(reverse("scoring:phone_qr", args=[seated.night_id]), HTTP_HOST="localhost:8000")
+    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
+
+
+def test_a_page_opened_at_the_network_address_keeps_it(organizer_client, seated, monkeypatch):
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: ["10.0.0.5"])
+    page = organizer_client.get(reverse("scoring:table_links", args=[seated.night_id]), HTTP_HOST=f"{WIFI}:8000")
+    assert f"http://{WIFI}:8000/t/" in page.content.decode()
+    assert "only this laptop can open" not in unescape(page.content.decode())
+
+
+def test_a_laptop_with_no_network_says_so_before_anything_is_printed(organizer_client, seated, monkeypatch):
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: [])
+    page = organizer_client.get(reverse("scoring:table_links", args=[seated.night_id]), HTTP_HOST="127.0.0.1:8000")
+    assert "Phones cannot reach this laptop" in unescape(page.content.decode())
+
+
+def test_a_configured_address_wins(organizer_client, seated, on_wifi, settings):
+    settings.PHONE_URL = "https://euchre.example.org"
+    pdf = organizer_client.get(
+        reverse("tournament:table_cards_pdf", args=[seated.night_id]), HTTP_HOST="127.0.0.1:8000"
+    )
+    decoded = [code for page in qr_codes(pdf.content) for code in page]
+    assert decoded and all(code.startswith("https://euchre.example.org/t/") for code in decoded)
+
+
+def test_print_sheets_uses_the_network_address_and_the_port(seated, on_wifi, tmp_path, monkeypatch):
+    monkeypatch.setenv("PORT", "8123")
+    out = tmp_path / "cards.pdf"
+    call_command("print_sheets", str(seated.night_id), "--sheet", "table-cards", "--out", str(out))
+    decoded = [code for page in qr_codes(out.read_bytes()) for code in page]
+    assert decoded and all(code.startswith(f"http://{WIFI}:8123/t/") for code in decoded)
+
+
+def test_the_run_commands_list_puts_the_address_phones_use_first(on_wifi, capsys):
+    call_command("show_addresses", "--port", "8000")
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert lines[1] == f"Open this on the organizer's laptop and on phones:  http://{WIFI}:8000/"
+    assert lines[-1] == "On this laptop only:  http://127.0.0.1:8000/"
+
+
+def test_loopback_names_are_recognised():
+    assert all(addresses._is_loopback(host) for host in ("127.0.0.1:8000", "localhost", "[::1]:8000", "a.localhost"))
+    assert not any(addresses._is_loopback(host) for host in (f"{WIFI}:8000", "euchre.example.org"))
