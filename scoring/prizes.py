@@ -4,9 +4,10 @@
 high:lady and high:man).
 
 Prizes are handed out in the organizer's order. Places (high, second, third) go to the groups of players level
-on the whole tie-break chain, in rank order; the low score to the last group; most loners and the high single
-game to the best on that count (at least one). Level players share a prize and the sheet shows it as a tie. With
-"one prize each", a player who has a prize is passed over for the later ones and the next in line gets them.
+on the whole tie-break chain, in rank order; the low score to the last group among those who played the most
+games ("low_all": among everyone); most loners and the high single game to the best on that count (at least one).
+Level players share a prize and the sheet shows it as a tie. With "one prize each", a player who has a prize is
+passed over for the later ones and the next in line gets them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ PRIZES: dict[str, str] = {
     "second": "Second",
     "third": "Third",
     "low": "Low score",
+    "low_all": "Low score (byes and late arrivals too)",
     "loners": "Most loners",
     "high_game": "High single game",
 }
@@ -96,9 +98,12 @@ def award(
                     winners = group
                     break
             value = f"{winners[0].totals.total} points" if winners else ""
-        elif key == "low":
+        elif key in ("low", "low_all"):
+            # "low": among the players who played the most games, so sitting out or arriving late never wins it
+            most = max((s.totals.games for s in standings), default=0)
             for group in reversed(_groups(standings)):
-                if group := free(group):
+                group = [s for s in free(group) if key == "low_all" or s.totals.games == most]
+                if group:
                     winners = group
                     break
             value = f"{winners[0].totals.total} points" if winners else ""

@@ -73,6 +73,14 @@ class PlayerTotals:
     marches: int = 0
     best_game: int = 0  # the best single game played (byes not counted)
     per_round: dict[int, int] = field(default_factory=dict)
+    bye_rounds: set[int] = field(default_factory=set)  # the games sat out (their points are the bye's credit)
+
+    def game_cell(self, number: int) -> str:
+        """Game `number` as a sheet shows it: the points, "bye" (with a credit, if any) or "–" (not played)."""
+        if number in self.bye_rounds:
+            credit = self.per_round.get(number, 0)
+            return f"bye {credit:+d}" if credit else "bye"
+        return str(self.per_round[number]) if number in self.per_round else "–"
 
     @property
     def average(self) -> float:
@@ -156,6 +164,7 @@ def add_up(tallies: Iterable[Tally], players: Iterable[int] = ()) -> dict[int, P
         row.per_round[tally.round] = points
         if tally.bye:
             row.byes += 1
+            row.bye_rounds.add(tally.round)
             continue
         row.conceded += tally.conceded
         if tally.won:

@@ -10,6 +10,8 @@ import csv
 import io
 from dataclasses import dataclass
 
+from scoring import names
+
 MAX_NAME = 80
 
 
@@ -29,7 +31,7 @@ def parse_players_csv(text: str) -> list[ImportLine]:
     lines: list[ImportLine] = []
     seen: dict[str, int] = {}
     for number, row in enumerate(rows[start:], start=start + 1):
-        cells = [" ".join(cell.split()) for cell in row] + ["", "", ""]
+        cells = [names.clean(cell) for cell in row] + ["", "", ""]
         name, club, category = cells[0], cells[1], cells[2]
         if not any(cells):
             continue

@@ -13,6 +13,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring import names
 from scoring.prizes import PRIZES, valid_prize
 from scoring.rules import PRESET_LABELS, STANDARD, TIE_RULES
 from scoring.seats import SEAT_CHOICES
@@ -52,7 +53,8 @@ class Player(models.Model):
 
     @staticmethod
     def key_for(name: str) -> str:
-        return " ".join(name.split()).casefold()
+        """Who a name is: the same letters, whatever the case, the spacing or any invisible character."""
+        return names.clean(name).casefold()
 
 
 class Night(models.Model):

@@ -106,3 +106,17 @@ def test_high_score_within_a_category():
     assert got == {"high": (1,), "high:lady": (3,), "high:man": (2,)}  # player 1 already has the high score
     labels = [a.label for a in award(rank(rows), ["high:lady"], categories=categories)]
     assert labels == ["High score, lady"]
+
+
+def test_the_low_score_goes_to_a_player_who_played_every_game_unless_the_night_says_everyone():
+    played = night((1, 70, 8, 3, 12), (2, 41, 3, 0, 9), (3, 45, 4, 0, 8))
+    sat_out = PlayerTotals(player=4, total=30, wins=3, games=9, byes=1, per_round={1: 0}, bye_rounds={1})
+    late = PlayerTotals(player=5, total=12, wins=1, games=2, per_round={9: 6, 10: 6})
+    ranked = rank([*played, sat_out, late])
+    assert winners(award(ranked, ["low"])) == {"low": (2,)}  # the lowest of those who played all ten games
+    assert winners(award(ranked, ["low_all"])) == {"low_all": (5,)}  # the organizer's choice: everyone counts
+
+
+def test_a_bye_reads_as_a_bye():
+    totals = PlayerTotals(player=1, per_round={1: 0, 2: 6, 3: 4}, bye_rounds={1, 3})
+    assert [totals.game_cell(n) for n in (1, 2, 3, 4)] == ["bye", "6", "bye +4", "–"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -46,7 +48,7 @@ def test_a_file_with_a_bad_line_imports_nothing(organizer_client, night):
     assert "Already registered for this night." in body and "1 with a problem" in body
     assert "Import these" not in body
     response = organizer_client.post(url, {"csv_text": GOOD, "confirm": "1"})
-    assert "Already registered for this night: Bob Martin." in response.content.decode()
+    assert "Line 3, “Bob Martin”: already registered for this night." in unescape(response.content.decode())
     assert night.entries.count() == 1
 
 

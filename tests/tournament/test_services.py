@@ -34,7 +34,10 @@ def test_duplicate_name_in_one_night_is_refused_and_nothing_is_saved(night):
     services.players_register(night=night, names=["Ann Kowalski"])
     with pytest.raises(ValidationError) as error:
         services.players_register(night=night, names=["Bob Martin", "ANN KOWALSKI"])
-    assert error.value.message_dict["names"] == ["Already registered for this night: Ann Kowalski."]
+    assert error.value.message_dict["names"] == [
+        "Line 2, “ANN KOWALSKI”: already registered for this night (as Ann Kowalski).",
+        "Nobody was added: take out or change the lines above, then add the list again.",
+    ]
     assert list(night.entries.values_list("player__name", flat=True)) == ["Ann Kowalski"]
     assert not Player.objects.filter(name="Bob Martin").exists()
 
@@ -42,7 +45,7 @@ def test_duplicate_name_in_one_night_is_refused_and_nothing_is_saved(night):
 def test_a_name_listed_twice_in_one_paste_is_refused(night):
     with pytest.raises(ValidationError) as error:
         services.players_register(night=night, names=["Bob Martin", "bob martin"])
-    assert "Listed twice" in error.value.message_dict["names"][0]
+    assert error.value.message_dict["names"][0] == "Line 2, “bob martin”: listed twice (also on line 1)."
     assert night.entries.count() == 0
 
 

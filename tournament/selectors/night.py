@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from scoring import names as name_order
 from scoring.models import TableLink, TableResult
 from scoring.seats import PARTNER_SEAT, SEAT_NAMES, SEATS
 
@@ -65,7 +66,8 @@ def nights_for(user) -> QuerySet[Night]:
 
 
 def night_entries(night: Night) -> list[Entry]:
-    return list(night.entries.filter(player__house=False).select_related("player").order_by("player__name"))
+    entries = night.entries.filter(player__house=False).select_related("player")
+    return sorted(entries, key=lambda entry: name_order.sort_key(entry.player.name))
 
 
 def roster_not_in(night: Night) -> QuerySet[Player]:
@@ -136,7 +138,7 @@ def seat_finder(round_: Round) -> list[SeatFinder]:
         SeatFinder(name=name, table=0, seat="", seat_name="sits out this game", partner="")
         for name in round_byes(round_)
     ]
-    return sorted(lines, key=lambda line: line.name.lower())
+    return sorted(lines, key=lambda line: name_order.sort_key(line.name))
 
 
 @dataclass(frozen=True)
@@ -199,13 +201,15 @@ def fairness(night: Night) -> list[FairnessRow]:
             )
             for player, name in names.items()
         ),
-        key=lambda row: row.name.lower(),
+        key=lambda row: name_order.sort_key(row.name),
     )
 
 
 def round_byes(round_: Round) -> list[str]:
     """Who sits out this game, by name."""
-    return sorted(round_.byes.filter(player__house=False).values_list("player__name", flat=True), key=str.lower)
+    return sorted(
+        round_.byes.filter(player__house=False).values_list("player__name", flat=True), key=name_order.sort_key
+    )
 
 
 class Place(models.TextChoices):
@@ -233,7 +237,7 @@ def players_in_play(night: Night, round_: Round | None) -> list[dict]:
     seated = dict(round_.seatings.values_list("player_id", "table")) if round_ else {}
     sitting_out = set(round_.byes.values_list("player_id", flat=True)) if round_ else set()
     rows = []
-    for entry in night.entries.filter(player__house=False).select_related("player").order_by("player__name"):
+    for entry in night_entries(night):
         if not entry.active:
             place, where = Place.GONE, "gone"
         elif entry.player_id in seated:
@@ -359,11 +363,9 @@ def player_place(night: Night, player_id: int) -> PlayerPlace | None:
 
 
 def find_players(night: Night, query: str) -> list[Entry]:
-    """Players of the night whose name contains `query` (case and spacing ignored)."""
-    key = " ".join(query.split()).casefold()
-    if not key:
-        return []
-    return [e for e in night_entries(night) if key in e.player.name_key]
+    """Players of the night whose name contains `query`, however typed: case, accents, spacing and punctuation
+    ignored ("lukasz zolc" finds Łukasz Żółć, "obrien" O'Brien)."""
+    return [e for e in night_entries(night) if name_order.matches(query, e.player.name)]
 
 
 def clock(round_: Round | None) -> dict:

@@ -57,6 +57,7 @@ class StandingRow:
     euchres: int
     marches: int
     per_round: list[int | None]
+    cells: list[str]  # each game as shown: the points, "bye" (with its credit) or "–"
     separated_by: str | None
 
 
@@ -484,6 +485,7 @@ def standings_of(rows: NightRows) -> NightStandings:
             euchres=standing.totals.euchres,
             marches=standing.totals.marches,
             per_round=[standing.totals.per_round.get(n) for n in range(1, rounds_closed + 1)],
+            cells=[standing.totals.game_cell(n) for n in range(1, rounds_closed + 1)],
             separated_by=standing.separated_by,
         )
         for standing in ranked

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import seeds
+from scoring import names, seeds
 from scoring import services as score_services
 from scoring.models import TableResult
 from scoring.rules import PRESETS, STANDARD, Ruleset, ScoringError
@@ -20,7 +20,8 @@ from ..models import NIGHT_SETTINGS, Night, Round
 
 
 def clean_name(name: str) -> str:
-    return " ".join(name.split())
+    """A name as it is stored: no invisible or direction characters, spaces collapsed (scoring.names.clean)."""
+    return names.clean(name)
 
 
 @transaction.atomic

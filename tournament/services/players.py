@@ -13,25 +13,44 @@ from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
 
 @transaction.atomic
-def players_register(*, night: Night, names: Iterable[str], checked_in: bool = True) -> list[Entry]:
-    """Register players by name, adding new names to the club roster. All or nothing."""
+def players_register(
+    *, night: Night, names: Iterable[str], checked_in: bool = True, line_numbers: Sequence[int] | None = None
+) -> list[Entry]:
+    """Register players by name, adding new names to the club roster. All or nothing: a list with any refused line
+    adds nobody, and the refusal names each such line (by its place in the list, or by `line_numbers`)."""
     night = lock_night(night)
     require_open(night, "names")
-    cleaned = [clean_name(name) for name in names]
-    cleaned = [name for name in cleaned if name]
-    if not cleaned:
+    listed = list(names)
+    numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(listed) + 1))
+    lines = [(number, clean_name(name)) for number, name in zip(numbers, listed, strict=True)]
+    lines = [(number, name) for number, name in lines if name]
+    if not lines:
         raise ValidationError({"names": "Type at least one name."})
-    too_long = [name for name in cleaned if len(name) > NAME_LENGTH]
-    if too_long:
-        raise ValidationError({"names": f"Name too long (80 characters at most): {too_long[0][:40]}…"})
-    keys = [Player.key_for(name) for name in cleaned]
-    repeated = sorted({name for name, key in zip(cleaned, keys, strict=True) if keys.count(key) > 1})
-    if repeated:
-        raise ValidationError({"names": f"Listed twice: {', '.join(repeated)}."})
     registered = {e.player.name_key: e.player.name for e in Entry.objects.filter(night=night).select_related("player")}
-    already = sorted(registered[key] for key in keys if key in registered)
-    if already:
-        raise ValidationError({"names": f"Already registered for this night: {', '.join(already)}."})
+    refusals: list[str] = []
+    first_line: dict[str, int] = {}
+    for number, name in lines:
+        key = Player.key_for(name)
+        shown = name if len(name) <= 40 else f"{name[:40]}…"
+        where = f"Line {number}, “{shown}”: " if len(lines) > 1 else ""
+        if len(name) > NAME_LENGTH:
+            refusals.append(f"{where}too long ({NAME_LENGTH} characters at most).")
+        elif key in first_line:
+            refusals.append(f"{where}listed twice (also on line {first_line[key]}).")
+        elif key in registered:
+            already = registered[key]
+            refusals.append(
+                f"{where}already registered for this night" + (f" (as {already})." if already != name else ".")
+            )
+            if not where:
+                refusals[-1] = f"Already registered for this night: {already}."
+        first_line.setdefault(key, number)
+    if refusals:
+        if len(lines) > 1:
+            refusals.append("Nobody was added: take out or change the lines above, then add the list again.")
+        raise ValidationError({"names": refusals})
+    cleaned = [name for _, name in lines]
+    keys = [Player.key_for(name) for name in cleaned]
     known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
     offset = bye_floor(night)
     players = [known.get(Player.key_for(name)) or Player.objects.create(name=name) for name in cleaned]
@@ -102,7 +121,9 @@ def players_import(*, night: Night, lines: Sequence) -> list[Entry]:
         raise ValidationError({"file": f"Line {bad[0].line}: {bad[0].error} Fix the file and try again."})
     if not lines:
         raise ValidationError({"file": "The file has no players in it."})
-    entries = players_register(night=night, names=[line.name for line in lines])
+    entries = players_register(
+        night=night, names=[line.name for line in lines], line_numbers=[line.line for line in lines]
+    )
     by_key = {Player.key_for(line.name): line for line in lines}
     for entry in entries:
         line = by_key[entry.player.name_key]

@@ -40,7 +40,7 @@ def _register(request, night: Night, form, names_of):
         try:
             names_of(form.cleaned_data)
         except ValidationError as error:
-            apply_errors(form, error, aliases={"names": "name"})
+            apply_errors(form, error, aliases={"names": "name"} if "name" in form.fields else None)
         else:
             return _answer(request, night)
     key = {PlayerAddForm: "add_form", PlayerPasteForm: "paste_form", RosterPickForm: "roster_form"}[type(form)]

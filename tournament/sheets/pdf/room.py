@@ -74,11 +74,19 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
             str(row.total),
             str(row.wins),
             str(row.loners_made),
-            *["" if points is None else str(points) for points in row.per_round],
+            *row.cells,
         ]
         for row in standings.rows
     ]
     fixed[1] = usable - sum(fixed) - per_game * games
+    # A bye reads "bye" (with its credit): smaller type where the word would not fit the game's column.
+    room_for = per_game - 2 * game_pad
+    byes = [
+        ("FONTSIZE", (column, line), (column, line), min(game_size, math.floor(room_for / width * 4) / 4))
+        for line, row in enumerate(standings.rows, start=1)
+        for column, cell in enumerate(row.cells, start=5)
+        if cell.startswith("bye") and (width := pdfmetrics.stringWidth(cell, FONT, 1)) * game_size > room_for
+    ]
     table = Table(rows, colWidths=[*fixed, *([per_game] * games)], repeatRows=1)
     table.setStyle(
         TableStyle(
@@ -95,6 +103,7 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
                     if game_size < 9 or game_pad < 6
                     else []
                 ),
+                *byes,
             ]
         )
     )
