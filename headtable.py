@@ -87,8 +87,9 @@ def run() -> int:
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
     ensure_venv("requirements.txt")
-    VAR.mkdir(exist_ok=True)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    var = Path(env.get("HEADTABLE_VAR_DIR", VAR))  # the night's files, beat's schedule included
+    var.mkdir(parents=True, exist_ok=True)
     env.setdefault("DJANGO_DEBUG", "0")
     manage("migrate", "--no-input", env=env)
     manage("collectstatic", "--no-input", "-v", "0", env=env)
@@ -96,7 +97,7 @@ def run() -> int:
     port = env.get("PORT", "8000")
     children = [
         subprocess.Popen(server_command(PY, port), cwd=ROOT, env=env),
-        subprocess.Popen(worker_command(PY), cwd=ROOT, env=env),
+        subprocess.Popen(worker_command(PY, var), cwd=ROOT, env=env),
     ]
     manage("show_addresses", "--port", port, env=env)
     say("press Ctrl-C to stop the night's server and worker")

@@ -124,6 +124,8 @@ class DeskForm(ScoreForm):
 
     def __init__(self, *args, closed: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        for name, side in (("ns_points", "N–S"), ("ew_points", "E–W")):
+            self.fields[name].widget.attrs["placeholder"] = side  # the boxes say which is which on a phone
         if closed:
             self.fields["reason"] = forms.CharField(
                 label="Why the change (the game is closed)",

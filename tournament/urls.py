@@ -43,6 +43,7 @@ urlpatterns = [
     path("public/nights/<number:night_id>/display/", public.room_display, name="room_display"),
     path("public/nights/<number:night_id>/display/count/", public.room_count, name="room_count"),
     path("public/nights/<number:night_id>/me/", public.player_find, name="player_find"),
+    path("public/nights/<number:night_id>/me/qr.svg", public.find_qr, name="find_qr"),
     path("public/nights/<number:night_id>/me/<number:player_id>/", public.player_page, name="player_page"),
     path("nights/<number:night_id>/games/<number:number>/bell/", rounds.round_bell, name="round_bell"),
     path("nights/<number:night_id>/games/<number:number>/pause/", rounds.round_pause, name="round_pause"),

@@ -129,4 +129,9 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
     first.wait_for_selector(".table-state.state-closed", timeout=POLL)
     shot(first, "phone-7-night-over")
     org.wait_for_selector("text=The night is over", timeout=POLL)
+    small = organizer.new_page()  # the keeper's desk on a phone: every table a card, nothing off the screen
+    small.set_viewport_size(PHONE)
+    small.goto(f"{base}/nights/{night.pk}/desk/")
+    assert small.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(small, "desk-4-on-a-phone")
     organizer.close()

@@ -97,3 +97,21 @@ def test_the_run_commands_list_puts_the_address_phones_use_first(on_wifi, capsys
 def test_loopback_names_are_recognised():
     assert all(addresses._is_loopback(host) for host in ("127.0.0.1:8000", "localhost", "[::1]:8000", "a.localhost"))
     assert not any(addresses._is_loopback(host) for host in (f"{WIFI}:8000", "euchre.example.org"))
+
+
+def test_the_room_display_shows_find_your_table_at_the_address_phones_use(client, seated, on_wifi):
+    page = client.get(reverse("tournament:room_display", args=[seated.night_id]), HTTP_HOST="127.0.0.1:8000")
+    body = page.content.decode()
+    find = reverse("tournament:player_find", args=[seated.night_id])
+    assert f"<b>http://{WIFI}:8000{find}</b>" in body
+    qr = client.get(reverse("tournament:find_qr", args=[seated.night_id]), HTTP_HOST="127.0.0.1:8000")
+    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
+
+
+def test_the_room_display_says_how_far_the_head_table_is(client, seated):
+    from scoring import rules
+
+    for _ in range(5):
+        game.hand_record(round_=seated, table=1, hand=rules.Hand(makers="NS", maker="N", tricks=3))
+    body = unescape(client.get(reverse("tournament:room_display", args=[seated.night_id])).content.decode())
+    assert "Head table: 5 of 8 hands played: its hand 8 rings the bell" in body

@@ -10,8 +10,8 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from scoring import names as name_order
-from scoring.models import TableLink, TableResult
-from scoring.seats import PARTNER_SEAT, SEAT_NAMES, SEATS
+from scoring.models import Hand, TableLink, TableResult
+from scoring.seats import HEAD_TABLE, PARTNER_SEAT, SEAT_NAMES, SEATS
 
 from ..models import Bye, Entry, Night, Player, Round, Seating
 
@@ -317,10 +317,12 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
             detail=f"Scores in: {finished} of {tables} tables",
             finder=finder,
         )
+    head = Hand.objects.filter(result__round=current, result__table=HEAD_TABLE).count()
+    progress = f"head table: {head} of {night.hands_per_game} hands played"
     detail = (
-        f"Scores in: {finished} of {tables} tables"
+        f"Scores in: {finished} of {tables} tables · {progress}"
         if current.ends_at or current.paused_left
-        else f"The head table's hand {night.hands_per_game} rings the bell"
+        else f"{progress[0].upper()}{progress[1:]}: its hand {night.hands_per_game} rings the bell"
     )
     return Room(**base, state=RoomState.PLAYING, headline=number, detail=detail, finder=finder)
 

@@ -233,7 +233,7 @@ SHEETS: dict[str, Sheet] = {
             "cards",
             _read_tally_cards,
             _draw_tally_cards,
-            lambda night, options: "blank-tally-cards" if options.blank else "tally-cards",
+            lambda night, options: f"{'blank-' if options.blank else ''}tally-cards-{options.per_page}-a-page",
             _tally_card_count,
         ),
         Sheet(

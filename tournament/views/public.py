@@ -10,12 +10,15 @@ from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 
 from tournament.selectors import night_standings
 
 from .. import selectors
+from ..addresses import phone_address
 from ..models import Night
 from ..selectors import RoomState
+from ..sheets.qr import qr_svg
 
 
 def _unchanged(request, night_id: int) -> bool:
@@ -57,7 +60,14 @@ def room_display(request, night_id: int):
         night = get_object_or_404(Night, pk=night_id)
         room = selectors.room(night)
         count_stamp = selectors.night_stamp(night_id, moved=False)
-        context = {"night": night, "room": room, "count_stamp": count_stamp, **selectors.clock(room.round)}
+        find_url = phone_address(request).of(reverse("tournament:player_find", args=[night.pk]))
+        context = {
+            "night": night,
+            "room": room,
+            "count_stamp": count_stamp,
+            "find_url": find_url,
+            **selectors.clock(room.round),
+        }
         if room.state in (RoomState.SEATED, RoomState.BREAK, RoomState.FINISHED) or (
             room.round and room.round.number > 1
         ):
@@ -101,6 +111,15 @@ def player_page(request, night_id: int, player_id: int):
     }
     template = "tournament/player_page.html"
     return TemplateResponse(request, f"{template}#mine" if request.htmx else template, context)
+
+
+def find_qr(request, night_id: int):
+    """The QR code of "find your table" at the address phones use, for the room display's corner."""
+    get_object_or_404(Night, pk=night_id)
+    url = phone_address(request).of(reverse("tournament:player_find", args=[night_id]))
+    response = HttpResponse(qr_svg(url, size=240), content_type="image/svg+xml")
+    response["Cache-Control"] = "max-age=300"
+    return response
 
 
 def room_count(request, night_id: int):

@@ -33,6 +33,8 @@ class Command(BaseCommand):
             raise CommandError(f"There is no night {options['night']}.")
         if options["paper"]:
             night.paper = options["paper"]  # this print only; the night's setting is not changed
+        if options["sheet"] == "chart" and not night.chart:
+            raise CommandError(f"Night {night.pk} has no rotation chart: only a rotation night's chart can be printed.")
         game = options["game"]
         if game is not None and not night.rounds.filter(number=game).exists():
             raise CommandError(f"Game {game} has not been seated.")

@@ -1,0 +1,59 @@
+"""The room display as a hall reads it, in a real browser: 13, 40 and 400 players at 1920×1080 and 1280×720.
+
+A seat line's type is at least 5% of the screen's height, the sound button covers nothing, nothing runs off the
+screen, and the corner carries a QR code of "find your table". Screenshots in test-artifacts/e2e/display-*.png.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.e2e.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+SCREENS = {"1080p": {"width": 1920, "height": 1080}, "720p": {"width": 1280, "height": 720}}
+
+# Every box drawn on the display, and whether it meets the sound button's box.
+OVERLAPS = """() => {
+  const button = document.querySelector('.sound-button').getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const parts = [...document.querySelectorAll('#room li, #room h1, #room h2, #room tr, #room .room-detail,'
+    + ' #room .countdown, #room .room-foot span, #room .room-qr')];
+  return parts.filter(el => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.bottom <= innerHeight && meets(box, button);
+  }).map(el => el.textContent.trim().slice(0, 40));
+}"""
+
+
+def test_the_room_display_reads_from_the_back_of_the_hall(live_server, browser):
+    from tests.conftest import NAMES
+    from tournament import game, services
+    from tournament.simulation import player_names
+
+    nights = {}
+    for players in (13, 40, 400):  # all made before any page opens (the pages poll while they are open)
+        night = services.night_create(name=f"Display {players}", games=5)
+        names = NAMES[:players] if players <= len(NAMES) else player_names(players, random.Random(2))
+        services.players_register(night=night, names=names)
+        game.round_start(round_=services.night_draw(night=night, seed=4))
+        nights[players] = night.pk
+    for label, size in SCREENS.items():
+        page = browser.new_page(viewport=size)
+        for players, pk in nights.items():
+            page.goto(f"{live_server.url}/public/nights/{pk}/display/")
+            page.wait_for_selector(".room-finder li")
+            line = page.eval_on_selector(".room-finder li", "el => parseFloat(getComputedStyle(el).fontSize)")
+            assert line >= 0.05 * size["height"] - 0.5, (label, players, line)
+            countdown_or_headline = page.eval_on_selector(
+                ".room-headline", "el => parseFloat(getComputedStyle(el).fontSize)"
+            )
+            assert countdown_or_headline >= 0.06 * size["height"] - 0.5
+            assert page.evaluate(OVERLAPS) == [], (label, players)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+            assert page.locator(".room-qr").count() == 1
+            assert "Find your table on your phone" in page.inner_text(".room-foot")
+            page.screenshot(path=str(ARTIFACTS / f"display-{label}-{players}.png"))
+        page.close()
