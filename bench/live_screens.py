@@ -102,6 +102,17 @@ def room(players: int, repeat: int) -> list[tuple[str, float, int]]:
         )
     )
     rows.append(("night page, after a score", *measure(keeper, page_poll, repeat, 200, **htmx)))
+    # A player's own page (the public one every phone in the hall polls) and the room display.
+    player = round_.seatings.filter(table=tables[0]).values_list("player_id", flat=True).first()
+    mine = reverse("tournament:player_page", args=[night.pk, player])
+    night.refresh_from_db()
+    stamp_moved = f"{night.moved_at.timestamp():.6f}"
+    anyone = Client()
+    rows.append(("player's page, nothing new", *measure(anyone, f"{mine}?since={stamp_moved}", repeat, 204, **htmx)))
+    rows.append(("player's page, redrawn", *measure(anyone, f"{mine}?since=old", repeat, 200, **htmx)))
+    display = reverse("tournament:room_display", args=[night.pk])
+    cache.clear()
+    rows.append(("room display, redrawn (cache cleared)", *measure(anyone, f"{display}?since=old", 3, 200, **htmx)))
     slow = max(3, repeat // 10)
     rows.append(
         (

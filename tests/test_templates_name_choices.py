@@ -7,7 +7,7 @@ from pathlib import Path
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 # An attribute holding a choice or a state, compared with a quoted word: `round.status == "bell"`.
-BARE = re.compile(r"\.(status|movement|method|state|place|where|entry|ranked_by)\s*(==|!=)\s*[\"']")
+BARE = re.compile(r"\.(status|movement|method|state|place|where|entry|ranked_by|fill|bye_credit)\s*(==|!=)\s*[\"']")
 
 
 def test_no_template_compares_a_state_with_a_bare_word():

@@ -13,6 +13,8 @@ def choices(request) -> dict[str, type]:
         "RoundStatus": Round.Status,
         "NightStatus": Night.Status,
         "Movement": Night.Movement,
+        "Fill": Night.Fill,
+        "ByeCredit": Night.ByeCredit,
         "JobStatus": PrintJob.Status,
         "ResultStatus": TableResult.Status,
         "ResultEntry": TableResult.Entry,

@@ -65,7 +65,10 @@ def game_over(phone, codes: dict[str, str]) -> None:
     phone.wait_for_selector("#hand-panel .done-note")
 
 
-def test_a_whole_night_in_the_browser(live_server, browser, django_user_model):
+def test_a_whole_night_in_the_browser(live_server, browser, django_user_model, settings):
+    # The test's server listens on this machine only: the address phones use is its own (at a venue, the run
+    # command's server listens on the Wi-Fi too, and the laptop's Wi-Fi address is the one printed).
+    settings.PHONE_URL = live_server.url
     django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
     base = live_server.url
     desk = browser.new_page(viewport={"width": 1920, "height": 1080})
