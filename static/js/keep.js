@@ -30,6 +30,11 @@
       raw = localStorage.getItem("keep:" + form.dataset.keep);
     } catch (e) {}
     if (!raw) return;
+    if (form.querySelector(".error")) {
+      // The server refused it and sent it back as typed: nothing to restore, only why it was not saved.
+      status(form, "Not saved: see why above. What you typed is still here.", true);
+      return;
+    }
     var data = JSON.parse(raw);
     Object.keys(data).forEach(function (name) {
       var fields = form.querySelectorAll('[name="' + name + '"]');

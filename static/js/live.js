@@ -73,4 +73,24 @@
   document.addEventListener("htmx:afterSwap", function () {
     poll = null;
   });
+
+  // A panel the organizer opened (<details data-remember>) stays open when the page is drawn again after an
+  // action (a late arrival, a player leaving), for this browser tab.
+  function remembered(root) {
+    (root || document).querySelectorAll("details[data-remember]").forEach(function (panel) {
+      var key = "open:" + location.pathname + ":" + panel.id;
+      try {
+        if (sessionStorage.getItem(key) === "1") panel.open = true;
+      } catch (e) {}
+      if (panel.dataset.rememberWired) return;
+      panel.dataset.rememberWired = "1";
+      panel.addEventListener("toggle", function () {
+        try {
+          sessionStorage.setItem(key, panel.open ? "1" : "0");
+        } catch (e) {}
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { remembered(document); });
+  document.addEventListener("htmx:load", function (event) { remembered(event.detail.elt); });
 })();

@@ -56,13 +56,25 @@ def test_ensure_organizer_is_idempotent(settings, tmp_path, capsys, monkeypatch)
     assert "Log in as 'organizer' with password letmein-euchre" in capsys.readouterr().out
 
 
+def test_after_the_demo_the_clubs_own_nights_keep_small_numbers():
+    from tournament import services
+
+    before = services.night_create(name="Club night 1")
+    call_command("load_demo")
+    demo = Night.objects.get(name__startswith="Demo")
+    after = services.night_create(name="Club night 2")
+    assert demo.pk == before.pk + 1 and after.pk == demo.pk + 1  # not 900002: public addresses stay short
+    services.players_register(night=after, names=["Zed Zulu"])
+    assert after.entries.get().player_id < 900_000
+
+
 def test_demo_night_loads_once_and_plays_on(capsys):
     from scoring import rules
     from tournament.game import hand_record, table_finish
     from tournament.selectors import night_standings
 
     call_command("load_demo")
-    night = Night.objects.get(pk=900_001)
+    night = Night.objects.get(name__startswith="Demo")
     assert night.entries.count() == 24
     assert night_standings(night).rounds_closed == 4
     current = night.rounds.get(number=5)

@@ -64,3 +64,20 @@ def test_a_tied_total_on_the_desk_says_what_to_do_without_repeating_the_question
         ).content.decode()
     )
     assert '<div class="error" role="alert">The game is tied: say which team won the last hand.</div>' in body
+
+
+def test_the_seating_sheet_shares_a_short_list_between_its_columns_and_breaks_no_name(night):
+    from tests.tournament.sheets.test_pdf import runs_of
+    from tournament.sheets import printing
+
+    names = [f"Player {n}" for n in range(1, 12)] + ["Bartholomew Worthington-Smythe"]
+    night_services.players_register(night=night, names=names)
+    night_services.night_draw(night=night, seed=1)
+    runs = runs_of(printing.sheet_bytes(night, "seating", game=1))
+    texts = [text for *_, text in runs]
+    assert "Worthington-Smythe" in " ".join(texts) and not any(text.startswith("ton-Smythe") for text in texts)
+    middle = 300  # points: the two halves of a Letter page
+    named = [(x, text) for x, _, _, _, text in runs if text.startswith(("Player", "Bartholomew"))]
+    left = [text for x, text in named if x < middle]
+    right = [text for x, text in named if x >= middle]
+    assert len(left) == 6 and len(right) == 6  # twelve names, six a column: no column left empty

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
 from pathlib import Path
 
+from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import IntegrityError, transaction
@@ -11,19 +14,54 @@ from django.db import IntegrityError, transaction
 from tournament.models import Night
 
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "demo_night.json"
-DEMO_NIGHT = 900_001
+
+
+def renumbered(rows: list[dict]) -> list[dict]:
+    """The fixture's rows with ids that follow each table's own, and every reference between them following.
+
+    The file numbers its rows from 900001, out of the way of anyone's; loaded as they are, the club's next night
+    would be number 900002 (long public addresses). Renumbered, the demo is simply the club's next rows.
+    """
+    fresh: dict[tuple[str, int], int] = {}
+    following: dict[str, int] = {}
+    for row in rows:
+        model = apps.get_model(row["model"])
+        label = model._meta.label_lower
+        if label not in following:
+            following[label] = (model.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+        fresh[label, row["pk"]] = following[label]
+        following[label] += 1
+    out = []
+    for row in rows:
+        model = apps.get_model(row["model"])
+        fields = dict(row["fields"])
+        for field in model._meta.get_fields():
+            if field.name not in fields or fields[field.name] is None or field.related_model is None:
+                continue
+            target = field.related_model._meta.label_lower
+            if field.many_to_many:
+                fields[field.name] = [fresh.get((target, pk), pk) for pk in fields[field.name]]
+            elif field.many_to_one or field.one_to_one:
+                fields[field.name] = fresh.get((target, fields[field.name]), fields[field.name])
+        out.append({**row, "pk": fresh[model._meta.label_lower, row["pk"]], "fields": fields})
+    return out
 
 
 class Command(BaseCommand):
     help = "Load the demo night, unless it is already there. Never touches other nights."
 
     def handle(self, *args, **options):
-        if Night.objects.filter(pk=DEMO_NIGHT).exists():
+        rows = json.loads(FIXTURE.read_text(encoding="utf-8"))
+        uid = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night")
+        if Night.objects.filter(uid=uid).exists():
             raise CommandError("The demo night is already loaded; delete it in the admin first to load it afresh.")
-        try:
-            with transaction.atomic():
-                call_command("loaddata", str(FIXTURE), verbosity=0)
-        except IntegrityError as error:
-            raise CommandError(f"The demo night could not be loaded, so nothing was ({error}).") from error
-        night = Night.objects.get(pk=DEMO_NIGHT)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "demo_night.json"
+            path.write_text(json.dumps(renumbered(rows), ensure_ascii=False), encoding="utf-8")
+            try:
+                with transaction.atomic():
+                    call_command("loaddata", str(path), verbosity=0)
+            except IntegrityError as error:
+                raise CommandError(f"The demo night could not be loaded, so nothing was ({error}).") from error
+        night = Night.objects.get(uid=uid)
         self.stdout.write(f"Loaded '{night.name}': open {night.get_absolute_url()} (organizer login).")

@@ -142,24 +142,29 @@ def seating_pdf(header: SheetHeader, game: int, lines: Sequence[SeatLine], table
         Spacer(1, 4 * mm),
     ]
     usable = doc.width
-    # Two columns read down then across, a page at a time, so the alphabet never jumps between pages.
+    name_width = usable * 0.3
+
+    def name_cell(name: str) -> Paragraph:
+        """A name that wraps only between its words: a word too long for the column ("Worthington-Smythe") is set
+        smaller rather than broken in the middle."""
+        room = name_width - 12  # the cell's padding
+        widest = max((pdfmetrics.stringWidth(word, FONT, 10) for word in name.split()), default=0)
+        size = 10 if widest <= room else max(6.0, math.floor(10 * room / widest * 4) / 4)
+        style = ParagraphStyle("seat-name", parent=styles["body"], fontSize=size, leading=size * 1.2, splitLongWords=0)
+        return Paragraph(escape(name), style)
+
+    # Two columns read down then across, a page at a time, so the alphabet never jumps between pages; the last page
+    # shares its names between both columns, so no column is left ruled and empty.
     per_column = 38
     for start in range(0, len(lines), 2 * per_column):
         chunk = list(lines[start : start + 2 * per_column])
-        left, right = chunk[:per_column], chunk[per_column:]
+        half = min(per_column, (len(chunk) + 1) // 2)
+        left, right = chunk[:half], chunk[half:]
         rows = [["Name", "Where", "", "Name", "Where"]]
         for index, a in enumerate(left):
             b = right[index] if index < len(right) else None
-            rows.append(
-                [
-                    Paragraph(escape(a.name), styles["body"]),
-                    a.where,
-                    "",
-                    Paragraph(escape(b.name), styles["body"]) if b else "",
-                    b.where if b else "",
-                ]
-            )
-        finder = Table(rows, colWidths=[usable * 0.3, usable * 0.17, usable * 0.06, usable * 0.3, usable * 0.17])
+            rows.append([name_cell(a.name), a.where, "", name_cell(b.name) if b else "", b.where if b else ""])
+        finder = Table(rows, colWidths=[name_width, usable * 0.17, usable * 0.06, name_width, usable * 0.17])
         finder.setStyle(
             TableStyle(
                 [
@@ -169,7 +174,7 @@ def seating_pdf(header: SheetHeader, game: int, lines: Sequence[SeatLine], table
                     ("FONTNAME", (4, 1), (4, -1), BOLD),
                     ("FONTSIZE", (0, 0), (-1, -1), 10),
                     ("LINEBELOW", (0, 0), (1, -1), 0.3, colors.HexColor("#bbbbbb")),
-                    ("LINEBELOW", (3, 0), (4, -1), 0.3, colors.HexColor("#bbbbbb")),
+                    ("LINEBELOW", (3, 0), (4, len(right)), 0.3, colors.HexColor("#bbbbbb")),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ]
             )
