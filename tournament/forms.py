@@ -32,6 +32,8 @@ class NightForm(forms.ModelForm):
             "hands_per_game": "Eight lets everyone deal twice.",
             "minutes_per_game": "Leave empty when the head table's last hand ends the game.",
             "numbering": "Rotation charts only: how the numbers on the chart go to players as they arrive.",
+            "bye_credit": "When the players are not a multiple of four, some sit out each game. With “nothing”, "
+            "they fall behind on points; the low-score prize still goes only to players who played every game.",
         }
 
     def __init__(self, *args, **kwargs):

@@ -28,6 +28,21 @@ OVERLAPS = """() => {
 }"""
 
 
+# The display's parts (its head, the seats or standings, its foot) and the seat lines on screen, none over another.
+APART = """() => {
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const boxes = [...document.querySelectorAll('#room .room-head, #room .room-body > section, #room .room-foot,'
+    + ' #room .room-finder li')]
+    .map(el => [el, el.getBoundingClientRect()])
+    .filter(([el, box]) => box.width > 0 && box.bottom <= innerHeight && box.top >= 0);
+  const clashes = [];
+  boxes.forEach(([a, boxA], i) => boxes.slice(i + 1).forEach(([b, boxB]) => {
+    if (!a.contains(b) && !b.contains(a) && meets(boxA, boxB)) clashes.push(a.className + ' / ' + b.className);
+  }));
+  return clashes;
+}"""
+
+
 def test_the_room_display_reads_from_the_back_of_the_hall(live_server, browser):
     from tests.conftest import NAMES
     from tournament import game, services
@@ -52,6 +67,7 @@ def test_the_room_display_reads_from_the_back_of_the_hall(live_server, browser):
             )
             assert countdown_or_headline >= 0.06 * size["height"] - 0.5
             assert page.evaluate(OVERLAPS) == [], (label, players)
+            assert page.evaluate(APART) == [], (label, players)
             assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
             assert page.locator(".room-qr").count() == 1
             assert "Find your table on your phone" in page.inner_text(".room-foot")

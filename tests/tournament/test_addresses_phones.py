@@ -115,3 +115,14 @@ def test_the_room_display_says_how_far_the_head_table_is(client, seated):
         game.hand_record(round_=seated, table=1, hand=rules.Hand(makers="NS", maker="N", tricks=3))
     body = unescape(client.get(reverse("tournament:room_display", args=[seated.night_id])).content.decode())
     assert "Head table: 5 of 8 hands played: its hand 8 rings the bell" in body
+
+
+def test_the_night_page_opened_on_the_laptop_says_which_address_phones_use(organizer_client, seated, on_wifi):
+    page = unescape(
+        organizer_client.get(
+            reverse("tournament:night_detail", args=[seated.night_id]), HTTP_HOST="127.0.0.1:8000"
+        ).content.decode()
+    )
+    assert f'phones use <a href="http://{WIFI}:8000/">' in page
+    at_wifi = organizer_client.get(reverse("tournament:night_detail", args=[seated.night_id]), HTTP_HOST=f"{WIFI}:8000")
+    assert 'id="phones-address"' not in at_wifi.content.decode()

@@ -12,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
 from .. import backup, charts, selectors, services
+from ..addresses import phone_address
 from ..forms import KeeperForm, NightForm, RestoreForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
@@ -40,7 +41,8 @@ def night_create(request):
 @organizer_required
 def night_detail(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    return TemplateResponse(request, "tournament/night_detail.html", night_context(night))
+    context = {**night_context(night), "phones": phone_address(request)}
+    return TemplateResponse(request, "tournament/night_detail.html", context)
 
 
 @organizer_required
