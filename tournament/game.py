@@ -618,9 +618,9 @@ def table_finish(
 ) -> TableResult:
     """A table entering hand by hand says its game is over (after the bell, or when it stops early).
 
-    From the table's phone on a night that asks for confirmation, `codes` gives a code from each side (keyed by
-    the form's fields `ns_code` and `ew_code`): the game is in only when both sides are there to say so. The
-    keeper's own "Game over" needs none (None).
+    From the table's phone on a night that asks for confirmation, `codes` gives a code from each side, by side
+    ("NS", "EW"): the game is in only when both sides are there to say so. The keeper's own "Game over" needs none
+    (None).
     """
     round_ = _lock_for_hands(round_, drawn_for=drawn_for)
     if codes is not None and round_.night.confirm_results:

@@ -31,20 +31,21 @@ def players_register(
     first_line: dict[str, int] = {}
     for number, name in lines:
         key = Player.key_for(name)
-        shown = name if len(name) <= 40 else f"{name[:40]}…"
-        where = f"Line {number}, “{shown}”: " if len(lines) > 1 else ""
         if len(name) > NAME_LENGTH:
-            refusals.append(f"{where}too long ({NAME_LENGTH} characters at most).")
+            problem = f"too long ({NAME_LENGTH} characters at most)."
         elif key in first_line:
-            refusals.append(f"{where}listed twice (also on line {first_line[key]}).")
+            problem = f"listed twice (also on line {first_line[key]})."
         elif key in registered:
-            already = registered[key]
-            refusals.append(
-                f"{where}already registered for this night" + (f" (as {already})." if already != name else ".")
-            )
-            if not where:
-                refusals[-1] = f"Already registered for this night: {already}."
+            as_ = f" (as {registered[key]})" if registered[key] != name else ""
+            problem = f"already registered for this night{as_}."
+        else:
+            problem = ""
         first_line.setdefault(key, number)
+        if problem and len(lines) > 1:
+            refusals.append(f"Line {number}, “{name if len(name) <= 40 else name[:40] + '…'}”: {problem}")
+        elif problem:  # one name typed: said of it, without a line number
+            here = registered.get(key)
+            refusals.append(f"Already registered for this night: {here}." if here else problem.capitalize())
     if refusals:
         if len(lines) > 1:
             refusals.append("Nobody was added: take out or change the lines above, then add the list again.")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from tournament.score_forms import ScoreForm
@@ -10,7 +9,7 @@ from tournament.selectors import night_standings
 
 from .. import selectors
 from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm
-from ..models import Night, Round
+from ..models import Night
 
 
 def score_form(table, *, data=None) -> ScoreForm:
@@ -44,13 +43,13 @@ def players_context(night: Night, **forms: Any) -> dict[str, Any]:
 
 
 def round_context(
-    night: Night, *, round_errors: list[str] | None = None, only: Callable[[Round], set[int] | None] | None = None
+    night: Night, *, round_errors: list[str] | None = None, changed_since: str | None = None
 ) -> dict[str, Any]:
-    """The game part of the night page. `only` (the live poll after a score) names the tables to draw, given the
-    current game (None: all of them); the standings are then read only when the bar shows the prizes."""
+    """The game part of the night page. `changed_since` (the live poll after a score): draw only the tables changed
+    since that stamp (all of them when that cannot be told); the standings are then read only for the prizes."""
     current = selectors.current_round(night)
     view = selectors.round_view(current) if current else None
-    tables = only(current) if only is not None and current is not None else None
+    tables = selectors.tables_changed_since(current, changed_since) if changed_since and current is not None else None
     shown = [table for table in view.tables if tables is None or table.number in tables] if view else []
     finished = night.status == Night.Status.FINISHED
     return {

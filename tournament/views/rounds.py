@@ -23,10 +23,8 @@ def round_live(request, night_id: int):
     if since and since == selectors.night_stamp(night_id, moved=False):
         return HttpResponse(status=204)
     night = get_object_or_404(Night, pk=night_id)
-    if moved == f"{night.moved_at.timestamp():.6f}":  # only the cards of the tables that changed
-        context = round_context(night, only=lambda current: selectors.tables_changed_since(current, since))
-    else:
-        context = round_context(night)
+    # A score: only the cards of the tables that changed. A move: the whole game.
+    context = round_context(night, changed_since=since if moved == f"{night.moved_at.timestamp():.6f}" else None)
     whole = not context["partial"]
     context.update(whole=whole, oob_round=whole, oob=not whole, poll_oob=True)
     return TemplateResponse(request, "tournament/night_detail.html#round_live", context)

@@ -26,15 +26,21 @@ REQUESTS_PER_MINUTE = 60
 POLLS_PER_MINUTE = 200
 
 
-def _link(token: str, *, poll: bool = False) -> TableLink:
-    """The table's active link, counted against its budget for the minute (a page's polls have their own)."""
-    link = TableLink.objects.select_related("night").filter(token=token, active=True).first()
-    if link is None:
-        raise Http404("This table link is no longer in use: scan the code on the table's card again.")
-    bucket = f"table-{'poll' if poll else 'link'}:{link.pk}"
+def _spend(link_id: int, *, poll: bool) -> None:
+    """Count one request against the link's budget for the minute (a page's polls have their own)."""
+    bucket = f"table-{'poll' if poll else 'link'}:{link_id}"
     cache.add(bucket, 0, timeout=60)
     if cache.incr(bucket) > (POLLS_PER_MINUTE if poll else REQUESTS_PER_MINUTE):
         raise TooMany
+
+
+def _link(token: str, *, counted: bool = False) -> TableLink:
+    """The table's active link, its request counted (unless a poll's check has counted it already)."""
+    link = TableLink.objects.select_related("night").filter(token=token, active=True).first()
+    if link is None:
+        raise Http404("This table link is no longer in use: scan the code on the table's card again.")
+    if not counted:
+        _spend(link.pk, poll=False)
     return link
 
 
@@ -62,10 +68,7 @@ def _unchanged(request, token: str) -> bool:
     if found is None:
         return False  # the full answer says why
     pk, night_id, table = found
-    bucket = f"table-poll:{pk}"
-    cache.add(bucket, 0, timeout=60)
-    if cache.incr(bucket) > POLLS_PER_MINUTE:
-        raise TooMany
+    _spend(pk, poll=True)
     since = request.GET.get("since")
     return since == selectors.table_stamp(night_id, selectors.stamp_round(since), table)
 
@@ -140,7 +143,7 @@ def table_link(request, token: str):
     poll = _polled(request)
     if poll and _unchanged(request, token):
         return HttpResponse(status=204)
-    link = _link(token, poll=poll)
+    link = _link(token, counted=poll)
     return _page(request, link, _current(link), poll=poll)
 
 
@@ -203,7 +206,7 @@ def link_hands(request, token: str):
     poll = _polled(request)
     if poll and _unchanged(request, token):
         return HttpResponse(status=204)
-    link = _link(token, poll=poll)
+    link = _link(token, counted=poll)
     round_ = _hand_round(link, _current(link))
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
     draft = Draft.from_query(request.GET)
