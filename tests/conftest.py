@@ -58,6 +58,19 @@ def code_at(round_, table: int, seat: str) -> str:
     return Entry.objects.get(night_id=round_.night_id, player_id=player).code
 
 
+def set_codes(night, code_for) -> None:
+    """Give every entry of `night` the code `code_for(entry, index)`: random codes made fixed, for pages and cards
+    that must be compared or searched. The codes are unique within a night, and a drawn code may already be one of
+    the new ones, so each first steps out of the way."""
+    entries = list(night.entries.order_by("card"))
+    for entry in entries:
+        entry.code = f"x{entry.card}"
+        entry.save(update_fields=["code"])
+    for index, entry in enumerate(entries):
+        entry.code = code_for(entry, index)
+        entry.save(update_fields=["code"])
+
+
 def play_round(round_, scores):
     """Start `round_` if needed and enter `scores` ({table: (ns, ew)} or (ns, ew, last_hand_winner))."""
     if round_.status == "seated":

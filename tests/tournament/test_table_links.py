@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from scoring.models import Hand, Submission, TableLink, TableResult
-from tests.conftest import code_at, register
+from tests.conftest import code_at, register, set_codes
 from tournament import game
 from tournament import services as night_services
 from tournament.selectors import desk_rows, night_standings
@@ -361,9 +361,7 @@ def test_no_public_page_file_or_address_shows_a_confirmation_code(client, playin
     from tournament.models import Entry
 
     night = playing.night
-    for index, entry in enumerate(Entry.objects.filter(night=night)):
-        entry.code = str(9301 + 7 * index)  # codes that appear nowhere else on these pages
-        entry.save(update_fields=["code"])
+    set_codes(night, lambda _entry, index: str(9301 + 7 * index))  # codes that appear nowhere else on these pages
     codes = list(Entry.objects.filter(night=night).values_list("code", flat=True))
     link = link_for(playing, 1)
     pages = [

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from tests.conftest import register
+from tests.conftest import register, set_codes
 from tournament import services
 from tournament.models import Night
 from tournament.rehearsal import simulate
@@ -88,9 +88,7 @@ def link_url(night: Night):
 
 def fixed_codes(night: Night) -> None:
     """Confirmation codes are drawn at random: give the printed night fixed ones, so its cards can be compared."""
-    for entry in night.entries.all():
-        entry.code = str(2000 + entry.card)
-        entry.save(update_fields=["code"])
+    set_codes(night, lambda entry, _index: str(2000 + entry.card))
 
 
 @pytest.fixture
