@@ -100,10 +100,13 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'headtable.sqlite3'}")
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'headtable.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        DATABASE_URL,
+        # SQLite keeps each server thread's connection open: opening one (and its PRAGMAs) cost more than a
+        # phone's whole "nothing new" poll. Elsewhere the default stays Django's; hosted sets it (README).
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "600" if DATABASE_URL.startswith("sqlite") else "0")),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

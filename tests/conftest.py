@@ -94,8 +94,12 @@ def _tasks_run_in_process():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Rate-limit counters live in the cache: each test starts with none."""
+    """Rate-limit counters live in the cache, and players' pages keep each night's places read once a move: each
+    test starts with none."""
     from django.core.cache import cache
 
+    from tournament.selectors import phones
+
     cache.clear()
+    phones.forget()
     yield

@@ -1,7 +1,8 @@
 """The only readers for pages and sheets: each returns what one page or sheet shows.
 
 One module a concern: `night` (the night's pages, seats and clock), `standings` (the bulk loader, tallies and
-standings), `tables` (a table's game, the keeper's desk), `record` (the night as plain data) and `seasons`.
+standings), `tables` (a table's game, the keeper's desk), `record` (the night as plain data), `phones` (every
+player's own page, read once a move) and `seasons`.
 """
 
 from .night import (
@@ -23,7 +24,6 @@ from .night import (
     night_stamp,
     nights_for,
     player_by_card_number,
-    player_place,
     players_in_play,
     room,
     roster_not_in,
@@ -34,6 +34,7 @@ from .night import (
     table_links,
     tables_without_links,
 )
+from .phones import PhoneRoom, phone_room
 from .record import night_record
 from .seasons import (
     PlayerGame,
@@ -80,6 +81,7 @@ __all__ = [
     "GameLine",
     "NightRows",
     "NightStandings",
+    "PhoneRoom",
     "Place",
     "PlayerGame",
     "PlayerNight",
@@ -109,8 +111,8 @@ __all__ = [
     "night_stamp",
     "night_standings",
     "nights_for",
+    "phone_room",
     "player_by_card_number",
-    "player_place",
     "players_in_play",
     "read_nights",
     "room",

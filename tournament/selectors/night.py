@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
@@ -276,8 +277,19 @@ def night_stamp(night_id: int, *, moved: bool = True) -> str | None:
     change, a score included (the room's "scores in" count).
     """
     field = "moved_at" if moved else "changed_at"
-    changed = Night.objects.filter(pk=night_id).values_list(field, flat=True).first()
-    return None if changed is None else f"{changed.timestamp():.6f}"
+    # Plain SQL: every phone in the hall asks this every few seconds, and building the ORM query cost more than
+    # the database took to answer it.
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {field} FROM {Night._meta.db_table} WHERE id = %s", [night_id])
+        row = cursor.fetchone()
+    return None if row is None else stamp_of(row[0])
+
+
+def stamp_of(moment: dt.datetime) -> str:
+    """A stored moment as a page's stamp: what `f"{night.moved_at.timestamp():.6f}"` gives for the same value
+    (a raw SQLite read gives it without its time zone, which is UTC)."""
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+    return f"{aware.timestamp():.6f}"
 
 
 def room(night: Night, *, with_finder: bool = True) -> Room:
@@ -338,34 +350,6 @@ class PlayerPlace:
     name: str
     now: SeatFinder | None
     next: SeatFinder | None
-
-
-def player_place(night: Night, player_id: int) -> PlayerPlace | None:
-    entry = night.entries.filter(player_id=player_id, player__house=False).select_related("player").first()
-    if entry is None:
-        return None
-    rounds = list(night.rounds.order_by("-number")[:2])
-    current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
-    seated_next = next((r for r in rounds if r.status == Round.Status.SEATED), None)
-
-    def place(round_: Round | None) -> SeatFinder | None:
-        """Where the player sits in `round_`, from their table's four seats only (two queries)."""
-        if round_ is None:
-            return None
-        mine = Seating.objects.filter(round=round_, player_id=player_id).first()
-        if mine is None:
-            if round_.byes.filter(player_id=player_id).exists():
-                return SeatFinder(entry.player.name, 0, "", "sits out this game", "")
-            return None
-        partner = (
-            Seating.objects.filter(round=round_, table=mine.table, seat=PARTNER_SEAT[mine.seat])
-            .values_list("player__name", flat=True)
-            .first()
-        )
-        return SeatFinder(entry.player.name, mine.table, mine.seat, SEAT_NAMES[mine.seat], partner or "")
-
-    now = place(current if current and current.status != Round.Status.SEATED else None)
-    return PlayerPlace(entry.player.name, now, place(seated_next))
 
 
 def find_players(night: Night, query: str) -> list[Entry]:

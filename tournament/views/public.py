@@ -94,20 +94,26 @@ def player_find(request, night_id: int):
 
 
 def player_page(request, night_id: int, player_id: int):
-    if _unchanged(request, night_id):
+    """A player's own page: where they sit now and next. Every phone in the hall polls it, so it is answered from
+    the night's places read once per move (`phone_room`), not from a reading of its own."""
+    stamp = selectors.night_stamp(night_id)
+    if stamp is None:
+        raise Http404("No such night.")
+    if request.htmx and request.GET.get("since") == stamp:
         return HttpResponse(status=204)
-    night = get_object_or_404(Night, pk=night_id)
-    place = selectors.player_place(night, player_id)
+    phones = selectors.phone_room(night_id, stamp)
+    if phones is None:
+        raise Http404("No such night.")
+    place = phones.places.get(player_id)
     if place is None:
-        return redirect("tournament:player_find", night.pk)
-    room = selectors.room(night, with_finder=False)
+        return redirect("tournament:player_find", night_id)
     context = {
-        "night": night,
+        "night": phones.night,
         "place": place,
-        "room": room,
+        "room": phones.room,
         "player_id": player_id,
-        "card_number": selectors.card_numbers(night, [player_id]).get(player_id, ""),
-        **selectors.clock(room.round),
+        "card_number": phones.cards.get(player_id, ""),
+        **selectors.clock(phones.room.round),
     }
     template = "tournament/player_page.html"
     return TemplateResponse(request, f"{template}#mine" if request.htmx else template, context)

@@ -1,0 +1,134 @@
+"""A player's own page is answered from the night's places read once per move and shared by every phone."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.seats import PARTNER_SEAT, SEAT_NAMES
+from tests.conftest import play_round, register
+from tournament import game, selectors, services
+from tournament.models import Bye, Night, Round, Seating
+from tournament.selectors import phones
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def ten_players() -> Night:
+    """Ten players: two tables and two who sit out each game; games closed and started by hand."""
+    night = services.night_create(name="Phones", games=3, auto_advance=False)
+    register(night, 10)
+    return night
+
+
+def expected_place(round_: Round, player: int) -> tuple[int, str, str] | str | None:
+    """Where the seating rows put `player` in `round_`: (table, seat name, partner), "bye", or None."""
+    mine = Seating.objects.filter(round=round_, player_id=player).first()
+    if mine is None:
+        return "bye" if Bye.objects.filter(round=round_, player_id=player).exists() else None
+    partner = Seating.objects.get(round=round_, table=mine.table, seat=PARTNER_SEAT[mine.seat]).player.name
+    return (mine.table, SEAT_NAMES[mine.seat], partner)
+
+
+def shown(finder) -> tuple[int, str, str] | str | None:
+    if finder is None:
+        return None
+    return "bye" if finder.table == 0 else (finder.table, finder.seat_name, finder.partner)
+
+
+def test_every_players_place_now_and_next_matches_the_seating_rows():
+    night = ten_players()
+    round_1 = game.round_start(round_=services.night_draw(night=night, seed=4))
+    reading = phones.read_phone_room(night.pk)
+    players = list(night.entries.values_list("player_id", flat=True))
+    assert sorted(reading.places) == sorted(players)
+    assert sum(shown(reading.places[p].now) == "bye" for p in players) == 2
+    for player in players:
+        assert shown(reading.places[player].now) == expected_place(round_1, player)
+        assert reading.places[player].next is None
+    # Game 1 closed by hand: game 2 is seated, not started. Everyone's place is "next game", none "now".
+    play_round(round_1, {1: (7, 3), 2: (2, 8)})
+    round_2 = game.round_close(round_=Round.objects.get(pk=round_1.pk))
+    assert round_2.status == Round.Status.SEATED
+    reading = phones.read_phone_room(night.pk)
+    for player in players:
+        assert reading.places[player].now is None
+        assert shown(reading.places[player].next) == expected_place(round_2, player)
+    night.refresh_from_db()
+    assert reading.stamp == selectors.night_stamp(night.pk) == f"{night.moved_at.timestamp():.6f}"
+    assert reading.cards == dict(night.entries.values_list("player_id", "card"))
+
+
+def test_the_night_is_read_once_per_move_whatever_the_number_of_phones(django_assert_num_queries):
+    night = ten_players()
+    round_1 = game.round_start(round_=services.night_draw(night=night, seed=4))
+    stamp = selectors.night_stamp(night.pk)
+    first = phones.phone_room(night.pk, stamp)
+    with django_assert_num_queries(0):
+        assert phones.phone_room(night.pk, stamp) is first
+    game.round_ring_bell(round_=round_1)  # a move: the stamp changes, and the next phone reads the night again
+    moved = selectors.night_stamp(night.pk)
+    assert moved != stamp
+    again = phones.phone_room(night.pk, moved)
+    assert again is not first and again.stamp == moved and again.room.round.status == Round.Status.BELL
+
+
+def test_a_phones_redrawn_page_costs_its_stamp_and_nothing_more(client, django_assert_num_queries):
+    night = ten_players()
+    round_1 = game.round_start(round_=services.night_draw(night=night, seed=4))
+    a, b = Seating.objects.filter(round=round_1, table=1, seat__in=["N", "E"]).values_list("player_id", flat=True)
+    first = client.get(reverse("tournament:player_page", args=[night.pk, a]), {"since": "old"}, **HTMX)
+    assert first.status_code == 200
+    with django_assert_num_queries(1):
+        page = client.get(reverse("tournament:player_page", args=[night.pk, b]), {"since": "old"}, **HTMX)
+    assert page.status_code == 200
+    seat = Seating.objects.get(round=round_1, player_id=b)
+    assert f"Table {seat.table} · {SEAT_NAMES[seat.seat]}" in page.content.decode()
+    stamp = selectors.night_stamp(night.pk)
+    with django_assert_num_queries(1):
+        assert (
+            client.get(reverse("tournament:player_page", args=[night.pk, b]), {"since": stamp}, **HTMX).status_code
+            == 204
+        )
+
+
+def test_a_phone_left_open_across_a_move_shows_the_new_seat():
+    night = ten_players()
+    round_1 = game.round_start(round_=services.night_draw(night=night, seed=4))
+    player = Seating.objects.filter(round=round_1, table=2).values_list("player_id", flat=True).first()
+    from django.test import Client
+
+    phone = Client()
+    url = reverse("tournament:player_page", args=[night.pk, player])
+    before = phone.get(url).content.decode()
+    assert "Next game" not in before
+    stamp = selectors.night_stamp(night.pk)
+    play_round(round_1, {1: (7, 3), 2: (2, 8)})
+    round_2 = game.round_close(round_=Round.objects.get(pk=round_1.pk))
+    answer = phone.get(url, {"since": stamp}, **HTMX)
+    assert answer.status_code == 200
+    where = expected_place(round_2, player)
+    text = answer.content.decode()
+    assert "Next game" in text
+    assert (f"Table {where[0]} · {where[1]}" if where != "bye" else "You sit out the next game") in text
+    assert f"since={selectors.night_stamp(night.pk)}" in text
+
+
+def test_a_stranger_or_another_nights_player_is_sent_to_find_their_name(client):
+    night = ten_players()
+    services.night_draw(night=night, seed=4)
+    other = services.night_create(name="Other night", games=3)
+    services.players_register(night=other, names=["Zed Zimmer"])
+    zed = other.entries.get().player_id
+    answer = client.get(reverse("tournament:player_page", args=[night.pk, zed]))
+    assert answer.status_code == 302 and answer.url == reverse("tournament:player_find", args=[night.pk])
+    assert client.get(reverse("tournament:player_page", args=[night.pk + other.pk + 50, zed])).status_code == 404
+
+
+def test_only_the_last_few_nights_are_kept():
+    nights = [services.night_create(name=f"Night {n}", games=3) for n in range(phones.NIGHTS_KEPT + 2)]
+    for night in nights:
+        phones.phone_room(night.pk, selectors.night_stamp(night.pk))
+    assert sorted(phones._kept) == sorted(night.pk for night in nights[2:])

@@ -1,0 +1,119 @@
+"""What every player's own page shows, read once per move and shared by every phone that asks.
+
+After the bell's turnaround a thousand phones ask for their new seat within a few seconds. Each used to read its
+own place (eleven queries and a page of ORM work). Now the first phone to ask after a move reads everyone's place
+in a handful of queries and the rest of the room is answered from that reading: a phone's page costs its stamp
+query and its own small template.
+
+The reading is kept in this process, under the night's move stamp (the only change a player's page shows), for the
+few nights last asked about. Each process of a hosted server reads it once per move for itself; nothing needs to be
+invalidated, since a move changes the stamp every phone compares.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from scoring.seats import PARTNER_SEAT, SEAT_NAMES
+
+from ..models import Bye, Entry, Night, Round, Seating
+from .night import PlayerPlace, Room, SeatFinder, _card_field, room, stamp_of
+
+NIGHTS_KEPT = 8  # a league's evening on one server may run a few nights at once; each reading is a few hundred kB
+
+
+@dataclass(frozen=True)
+class PhoneRoom:
+    """One night as its players' phones see it, at one move stamp."""
+
+    night: Night
+    stamp: str
+    room: Room
+    places: Mapping[int, PlayerPlace]  # every player of the night (house players are no one's phone)
+    cards: Mapping[int, int]  # the number on each player's tally card
+
+
+_lock = threading.Lock()
+_kept: OrderedDict[int, PhoneRoom] = OrderedDict()
+
+
+def phone_room(night_id: int, stamp: str) -> PhoneRoom | None:
+    """The night at move stamp `stamp` (as `night_stamp` just gave it), read at most once per process and stamp.
+
+    The phones that ask while it is being read wait for that one reading rather than each making their own. A
+    reading may be newer than `stamp` (a move landed in between): the page then carries the newer stamp.
+    """
+    kept = _kept.get(night_id)
+    if kept is not None and kept.stamp == stamp:
+        return kept
+    with _lock:
+        kept = _kept.get(night_id)
+        if kept is not None and kept.stamp == stamp:
+            return kept
+        fresh = read_phone_room(night_id)
+        if fresh is None:
+            _kept.pop(night_id, None)
+            return None
+        _kept[night_id] = fresh
+        _kept.move_to_end(night_id)
+        while len(_kept) > NIGHTS_KEPT:
+            _kept.popitem(last=False)
+        return fresh
+
+
+def forget() -> None:
+    """Drop every kept reading (the tests start each from the database)."""
+    with _lock:
+        _kept.clear()
+
+
+def read_phone_room(night_id: int) -> PhoneRoom | None:
+    """Everyone's place in the night as the database has it now: eight queries whatever the number of players.
+
+    The night (and so its stamp) is read first: a move writes its seats and its stamp in one transaction, so the
+    places read after it are at least as new as the stamp they are kept under.
+    """
+    night = Night.objects.filter(pk=night_id).first()
+    if night is None:
+        return None
+    the_room = room(night, with_finder=False)
+    entries = list(
+        Entry.objects.filter(night=night, player__house=False).values_list(
+            "player_id", "player__name", _card_field(night)
+        )
+    )
+    rounds = list(night.rounds.order_by("-number")[:2])
+    current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
+    seated_next = next((r for r in rounds if r.status == Round.Status.SEATED), None)
+    now_round = current if current is not None and current.status != Round.Status.SEATED else None
+    wanted = [r.pk for r in (now_round, seated_next) if r is not None]
+    seats: dict[int, dict[int, tuple[int, str]]] = {pk: {} for pk in wanted}  # round -> player -> (table, seat)
+    names: dict[tuple[int, int, str], str] = {}  # (round, table, seat) -> name
+    for round_id, player, table, seat, name in Seating.objects.filter(round_id__in=wanted).values_list(
+        "round_id", "player_id", "table", "seat", "player__name"
+    ):
+        seats[round_id][player] = (table, seat)
+        names[(round_id, table, seat)] = name
+    byes: dict[int, set[int]] = {pk: set() for pk in wanted}
+    for round_id, player in Bye.objects.filter(round_id__in=wanted).values_list("round_id", "player_id"):
+        byes[round_id].add(player)
+
+    def place(round_: Round | None, player: int, name: str) -> SeatFinder | None:
+        if round_ is None:
+            return None
+        mine = seats[round_.pk].get(player)
+        if mine is None:
+            return SeatFinder(name, 0, "", "sits out this game", "") if player in byes[round_.pk] else None
+        table, seat = mine
+        partner = names.get((round_.pk, table, PARTNER_SEAT[seat]), "")
+        return SeatFinder(name, table, seat, SEAT_NAMES[seat], partner)
+
+    places = {
+        player: PlayerPlace(name, place(now_round, player, name), place(seated_next, player, name))
+        for player, name, _card in entries
+    }
+    cards = {player: card for player, _name, card in entries if card is not None}
+    return PhoneRoom(night, stamp_of(night.moved_at), the_room, places, cards)
