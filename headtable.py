@@ -7,6 +7,7 @@ the virtualenv is made once and reinstalled only when a requirements file change
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -55,12 +56,24 @@ def manage(*args: str, env: dict[str, str] | None = None) -> None:
     subprocess.run([str(PY), "manage.py", *args], check=True, cwd=ROOT, env=env)
 
 
+def server_workers() -> int:
+    """Web server processes: one a core, two at least (a slow page in one leaves the other free), four at most (each
+    keeps its own reading of the night, and SQLite takes one writer at a time)."""
+    return max(2, min(4, os.cpu_count() or 2))
+
+
 def server_command(python: Path | str, port: str, host: str = "0.0.0.0") -> list[str]:
-    """The web server as the run command starts it (the polling benchmark starts the same)."""
+    """The web server as the run command starts it (the benchmarks and the fault tests start the same).
+
+    Granian: its HTTP side is compiled (Rust) and runs outside Python's global lock, and it serves from several
+    processes, so a laptop's every core answers the hall; it runs the same on Windows, macOS and Linux. Measured
+    against waitress in bench/full_room.py (README): a full room's polls 4 ms against seconds.
+    """
     return [
-        *[str(python), "-m", "waitress", f"--listen={host}:{port}", "--threads=8"],
-        # A hall of phones polling: room for many short connections at once.
-        *["--connection-limit=1000", "--channel-timeout=30", "config.wsgi:application"],
+        *[str(python), "-m", "granian", "--interface", "wsgi", "--host", host, "--port", str(port)],
+        # Eight threads a process: a slow request (a printed sheet) leaves the rest of the hall served.
+        *["--workers", str(server_workers()), "--blocking-threads", "8", "--respawn-failed-workers"],
+        *["--no-access-log", "--log-level", "warning", "config.wsgi:application"],
     ]
 
 
@@ -95,28 +108,54 @@ def run() -> int:
     manage("collectstatic", "--no-input", "-v", "0", env=env)
     manage("ensure_organizer", env=env)
     port = env.get("PORT", "8000")
-    children = [
-        subprocess.Popen(server_command(PY, port), cwd=ROOT, env=env),
-        subprocess.Popen(worker_command(PY, var), cwd=ROOT, env=env),
-    ]
+    commands = {"web server": server_command(PY, port), "worker": worker_command(PY, var)}
+    children = {name: _start(command, env) for name, command in commands.items()}
     manage("show_addresses", "--port", port, env=env)
     say("press Ctrl-C to stop the night's server and worker")
+    restarts: list[float] = []
     try:
-        while all(child.poll() is None for child in children):
+        while True:
             time.sleep(0.5)
-        say("a process stopped on its own; stopping the rest")
+            for name, child in children.items():
+                if child.poll() is None:
+                    continue
+                # A process that died (a crash, the laptop out of memory) is started again: the phones keep the
+                # site and the bell catches up. One that keeps dying is given up on, and everything stops.
+                restarts = [moment for moment in restarts if moment > time.monotonic() - 60] + [time.monotonic()]
+                if len(restarts) > 5:
+                    raise RuntimeError(f"the {name} keeps stopping")
+                say(f"the {name} stopped on its own (exit code {child.returncode}); starting it again")
+                _stop(child)  # what is left of it (a server's other processes)
+                children[name] = _start(commands[name], env)
     except KeyboardInterrupt:
         say("stopping")
-    for child in children:
-        if child.poll() is None:
-            child.terminate()  # the worker finishes its task first (warm shutdown); the server just stops
+    except RuntimeError as error:
+        say(f"{error}: stopping the night's processes")
+    for child in children.values():
+        _stop(child)  # the worker finishes its task first (warm shutdown); the server just stops
     deadline = time.monotonic() + 15
-    for child in children:
+    for child in children.values():
         try:
             child.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            child.kill()
+            _stop(child, kill=True)
     return 0
+
+
+def _start(command: list[str], env: dict[str, str]) -> subprocess.Popen:
+    """A child in a process group of its own (POSIX), so that its own processes (the server's workers) stop with it."""
+    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=os.name != "nt")
+
+
+def _stop(child: subprocess.Popen, *, kill: bool = False) -> None:
+    if os.name == "nt":
+        if kill:
+            child.kill()
+        else:
+            child.terminate()
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL if kill else signal.SIGTERM)
 
 
 POSTGRES = ("127.0.0.1", 5432)

@@ -1,4 +1,4 @@
-"""WSGI entry point for waitress (the venue) and gunicorn (hosted)."""
+"""WSGI entry point for granian (the venue) and gunicorn (hosted)."""
 
 import os
 

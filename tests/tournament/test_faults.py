@@ -4,6 +4,7 @@ score survive, and the table's phone carries on."""
 from __future__ import annotations
 
 import http.cookiejar
+import os
 import re
 import signal
 import socket
@@ -40,6 +41,7 @@ def start(env, port: int) -> subprocess.Popen:
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its worker processes with it, so that all of it can be killed at once
     )
     for _ in range(50):
         try:
@@ -48,6 +50,17 @@ def start(env, port: int) -> subprocess.Popen:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError("the server did not start")
+
+
+def gone(group: int) -> None:
+    """Wait until no process of the server's group is left (its workers stop a moment after it)."""
+    for _ in range(100):
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the server's processes did not stop")
 
 
 def test_a_server_killed_mid_game_comes_back_with_the_countdown_and_the_scores(tmp_path):
@@ -67,8 +80,9 @@ def test_a_server_killed_mid_game_comes_back_with_the_countdown_and_the_scores(t
         saved = browser.open(f"{base}/t/{token}/score/", urllib.parse.urlencode(form).encode()).read().decode()
         assert "Saved." in saved
     finally:
-        server.send_signal(signal.SIGKILL)  # the laptop's server dies without warning
+        os.killpg(server.pid, signal.SIGKILL)  # the laptop's server dies without warning, every process of it
         server.wait()
+        gone(server.pid)
     server = start(env, port)
     try:
         display = browser.open(f"{base}/public/nights/{night}/display/").read().decode()
@@ -80,7 +94,8 @@ def test_a_server_killed_mid_game_comes_back_with_the_countdown_and_the_scores(t
         again = browser.open(f"{base}/t/{token}/score/", urllib.parse.urlencode(form).encode()).read().decode()
         assert "Score in: N–S 6, E–W 2" in again
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait()
+        gone(server.pid)
     count = django_shell(env, "from scoring.models import Submission; print(Submission.objects.count())")
     assert count.split()[-1] == "1"

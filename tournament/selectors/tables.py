@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from django.db import connection, models
 
 from scoring import rules
-from scoring.models import Hand, Submission, TableResult
+from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE
-from tournament.models import Night, Round
+from tournament.models import Round
+
+from .night import night_stamp
 
 
 @dataclass(frozen=True)
@@ -71,11 +73,19 @@ _TABLE_PARTS = (
 )
 
 
+def active_link(token: str) -> tuple[int, int, int] | None:
+    """The id, night and table of the live link `token` (a table phone's poll asks it first), in plain SQL."""
+    sql = f"SELECT id, night_id, {connection.ops.quote_name('table')} FROM {TableLink._meta.db_table}"
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} WHERE token = %s AND active = %s", [token, True])
+        return cursor.fetchone()
+
+
 def table_stamp(night_id: int, round_id: int | None, table: int) -> str:
     """What a table's phone page depends on, as one string: the night's moves (seating, start, bell, close), the
     game it shows, the table's result (each hand, "Game over") and its entries (a draft, a confirmation). Two
     statements; the phone's poll compares it with the stamp its page was drawn from."""
-    moved = Night.objects.filter(pk=night_id).values_list("moved_at", flat=True).first()
+    moved = night_stamp(night_id)
     if moved is None:
         return ""
     sql = _TABLE_PARTS.format(
@@ -84,7 +94,7 @@ def table_stamp(night_id: int, round_id: int | None, table: int) -> str:
     with connection.cursor() as cursor:
         cursor.execute(sql, [round_id or 0, table] * 3)
         version, status, entry = cursor.fetchone()
-    return f"{moved.timestamp():.6f}:{round_id or 0}:{version or 0}{status or ''}:{entry or 0}"
+    return f"{moved}:{round_id or 0}:{version or 0}{status or ''}:{entry or 0}"
 
 
 def stamp_round(stamp: str | None) -> int | None:

@@ -64,7 +64,7 @@ def _unchanged(request, token: str) -> bool:
 
     The stamp names the game it was drawn for and the night's last move: while the night has not moved, that game
     is still the one the page shows. A poll counts against the link's poll budget."""
-    found = TableLink.objects.filter(token=token, active=True).values_list("pk", "night_id", "table").first()
+    found = selectors.active_link(token)
     if found is None:
         return False  # the full answer says why
     pk, night_id, table = found
