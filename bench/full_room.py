@@ -4,7 +4,7 @@ Run from the project root:
     .venv/bin/python bench/full_room.py                 # the venue default: the run command's server + SQLite
     .venv/bin/python bench/full_room.py --one-core      # the server held to one core, as on an old laptop
     .venv/bin/python bench/full_room.py --one-core --hog 1   # ... and half that core taken by another program
-    .venv/bin/python bench/full_room.py --server granian     # another venue server, to compare
+    .venv/bin/python bench/full_room.py --server waitress    # the earlier venue server (pip install waitress)
     .venv/bin/python bench/full_room.py --hosted        # gunicorn (a worker a core, 8 threads), PostgreSQL, Redis
 
 It prepares a 1,000-player night (250 tables) on a throwaway database with game 1 under way and its bell rung,
@@ -97,6 +97,7 @@ class Tally:
     """What the load saw: score posts, polls by kind (with the moment each was answered), failures."""
 
     posts: list[tuple[float, float]] = field(default_factory=list)  # (latency, answered at)
+    post_app: list[float] = field(default_factory=list)  # each post's time inside Django (Server-Timing)
     polls: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # kind -> [(latency, answered at)]
     new_seat: list[float] = field(default_factory=list)  # when each player's phone first drew game 2
     errors: list = field(default_factory=list)
@@ -145,11 +146,13 @@ async def table_sends(port, token, delay, until, tally):
     ).encode()
     try:
         sent = time.perf_counter()
-        status, _, answer = await request(
+        status, head, answer = await request(
             port, "POST", f"/t/{token}/score/", body, {"Cookie": f"csrftoken={cookie}", "X-CSRFToken": csrf}
         )
         if status == 200 and "Saved." in answer:
             tally.posts.append((time.perf_counter() - sent, time.monotonic()))
+            if found := re.search(r"Server-Timing: app;dur=([0-9.]+)", head, re.IGNORECASE):
+                tally.post_app.append(float(found.group(1)) / 1000)
         else:
             tally.errors.append((status, answer[:200]))
     except Exception as error:
@@ -237,11 +240,10 @@ def server_command_for(args, python: str) -> list[str]:
             *[python, "-m", "gunicorn", "config.wsgi:application", "--workers", str(args.workers)],
             *["--threads", str(args.threads), "--bind", f"127.0.0.1:{args.port}", "--log-level", "warning"],
         ]
-    if args.server == "granian":
+    if args.server == "waitress":
         return [
-            *[python, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(args.port)],
-            *["--workers", str(args.workers), "--blocking-threads", "8", "--log-level", "warning"],
-            "config.wsgi:application",
+            *[python, "-m", "waitress", f"--listen=127.0.0.1:{args.port}", "--threads=8"],
+            *["--connection-limit=1000", "--channel-timeout=30", "config.wsgi:application"],
         ]
     from headtable import server_command
 
@@ -251,11 +253,11 @@ def server_command_for(args, python: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hosted", action="store_true")
-    parser.add_argument("--server", choices=["default", "granian"], default="default", help="the venue's server")
+    parser.add_argument("--server", choices=["default", "waitress"], default="default", help="the venue's server")
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--port", type=int, default=8791)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn/granian workers")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (--hosted)")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (--hosted)")
     parser.add_argument("--one-core", action="store_true", help="hold the server to one core (the load the other)")
     parser.add_argument("--hog", type=int, default=0, help="busy programs sharing the server's core (--one-core)")
@@ -344,10 +346,12 @@ print(TableResult.objects.filter(round=r1, status="final").count(), r1.status, r
     )
     if args.hosted:
         setup = f"hosted: gunicorn {args.workers} workers x {args.threads} threads, PostgreSQL, Redis cache"
-    elif args.server == "granian":
-        setup = f"venue: granian {args.workers} workers x 8 threads, SQLite"
+    elif args.server == "waitress":
+        setup = "venue: waitress (one process, 8 threads), SQLite"
     else:
-        setup = "venue: the run command's server (waitress), SQLite"
+        from headtable import server_workers
+
+        setup = f"venue: the run command's server (granian, {server_workers()} processes x 8 threads), SQLite"
     if args.one_core:
         setup += f"; the server held to one core{f' shared with {args.hog} busy program(s)' if args.hog else ''}"
     print(f"{setup}; {len(tokens)} tables, {args.players} players, scores spread over {args.seconds} s")
@@ -364,6 +368,9 @@ print(TableResult.objects.filter(round=r1, status="final").count(), r1.status, r
         f"score POST ms: p50 {percentile(latencies, 0.5):.0f}  p95 {percentile(latencies, 0.95):.0f}"
         f"  max {max(latencies) * 1000:.0f}"
     )
+    inside = tally.post_app
+    p50, p95 = percentile(inside, 0.5), percentile(inside, 0.95)
+    print(f"  of which inside Django (Server-Timing): p50 {p50:.0f}  p95 {p95:.0f}")
     last_took, turned = max(tally.posts, key=lambda item: item[1])
     print(f"turnaround (the last table's POST: close, move everyone, seat and start game 2): {last_took * 1000:.0f} ms")
     every = [poll for polls in tally.polls.values() for poll in polls]

@@ -3,7 +3,7 @@
 Run from the project root:  .venv/bin/python bench/polling.py [--phones 1000] [--displays 5] [--seconds 60]
 
 It prepares a night on a throwaway SQLite database, starts the web server exactly as `headtable.py run` does
-(waitress, DEBUG off), then every phone asks its own page every 5 s and every display asks the room display
+(granian, DEBUG off), then every phone asks its own page every 5 s and every display asks the room display
 every 2 s, each with the night's stamp (so the answer is "nothing new" unless a score came in; a keeper enters
 one every few seconds). It prints the rate held, latency percentiles and errors, then the poll endpoint's own
 time and queries measured in-process. Only loopback addresses are used.

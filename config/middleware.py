@@ -1,10 +1,45 @@
 """Project middleware."""
 
 import logging
+import threading
+import time
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
+
+
+class LoadMiddleware:
+    """How busy this server process is, told to the pages that poll.
+
+    It counts the requests this process is answering at once. A poll (an htmx GET carrying the `since` stamp of
+    its page) answered while `POLL_BUSY_REQUESTS` or more are under way carries `X-Poll-After`: the page waits that
+    many seconds before it polls again (static/js/live.js), so that when the laptop cannot keep up the polls thin out
+    before anything else slows. Nothing else is ever turned away or delayed for load, a score's POST least of all.
+    Every answer carries `Server-Timing: app;dur=…`, its milliseconds inside Django, so that a benchmark can tell
+    the time a request waited for the server from the time it took.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.lock = threading.Lock()
+        self.running = 0
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        with self.lock:
+            self.running += 1
+            busy = self.running >= settings.POLL_BUSY_REQUESTS
+        try:
+            response = self.get_response(request)
+        finally:
+            with self.lock:
+                self.running -= 1
+        if busy and request.method == "GET" and "since" in request.GET and request.headers.get("HX-Request"):
+            response["X-Poll-After"] = str(settings.POLL_BACK_OFF_SECONDS)
+        response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.1f}"
+        return response
 
 
 class HtmxVaryMiddleware:

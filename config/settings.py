@@ -67,6 +67,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.LoadMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -79,6 +80,11 @@ MIDDLEWARE = [
     "config.middleware.HtmxVaryMiddleware",
     "config.middleware.DatabaseDownMiddleware",
 ]
+
+# A poll answered while this many requests are under way in the same server process (each has 8 threads) tells
+# its page to wait this many seconds more before the next (config.middleware.LoadMiddleware).
+POLL_BUSY_REQUESTS = int(os.environ.get("HEADTABLE_POLL_BUSY_REQUESTS", "6"))
+POLL_BACK_OFF_SECONDS = int(os.environ.get("HEADTABLE_POLL_BACK_OFF_SECONDS", "5"))
 
 ROOT_URLCONF = "config.urls"
 

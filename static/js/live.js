@@ -40,10 +40,29 @@
     return false;
   }
 
+  // A busy server asks the pages that poll to wait (X-Poll-After, in seconds): until then this page's polls are
+  // not sent, so that the laptop's time goes to the scores and the seats rather than to "nothing new". Taps and
+  // forms are never held back.
+  var quietUntil = 0;
+
+  function polls(element) {
+    return isPoll(element) || Boolean(element && element.hasAttribute && element.hasAttribute("data-poll"));
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var source = event.detail.elt;
+    if (polls(source) && Date.now() < quietUntil) {
+      event.preventDefault();
+      return;
+    }
     if (isPoll(source)) source.liveSentAfter = actions;
     else actions += 1;
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    var wait = xhr ? parseFloat(xhr.getResponseHeader("X-Poll-After") || "") : NaN;
+    if (wait > 0) quietUntil = Date.now() + wait * 1000;
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
