@@ -62,6 +62,12 @@ def server_workers() -> int:
     return max(2, min(4, os.cpu_count() or 2))
 
 
+def server_threads() -> int:
+    """Threads a server process answers with (HEADTABLE_WEB_THREADS): a slow request (a printed sheet) leaves the rest
+    of the hall served, and few enough that a score is not starved of Python's lock by the polls beside it."""
+    return int(os.environ.get("HEADTABLE_WEB_THREADS", "8"))
+
+
 def server_command(python: Path | str, port: str, host: str = "0.0.0.0") -> list[str]:
     """The web server as the run command starts it (the benchmarks and the fault tests start the same).
 
@@ -71,8 +77,7 @@ def server_command(python: Path | str, port: str, host: str = "0.0.0.0") -> list
     """
     return [
         *[str(python), "-m", "granian", "--interface", "wsgi", "--host", host, "--port", str(port)],
-        # Eight threads a process: a slow request (a printed sheet) leaves the rest of the hall served.
-        *["--workers", str(server_workers()), "--blocking-threads", "8", "--respawn-failed-workers"],
+        *["--workers", str(server_workers()), "--blocking-threads", str(server_threads()), "--respawn-failed-workers"],
         *["--no-access-log", "--log-level", "warning", "config.wsgi:application"],
     ]
 

@@ -87,6 +87,7 @@ POLL_BUSY_REQUESTS = int(os.environ.get("HEADTABLE_POLL_BUSY_REQUESTS", "6"))
 POLL_BACK_OFF_SECONDS = int(os.environ.get("HEADTABLE_POLL_BACK_OFF_SECONDS", "5"))
 
 ROOT_URLCONF = "config.urls"
+FORM_RENDERER = "config.forms.FastWidgets"  # Django's, with the plain boxes drawn in Python (see there)
 
 TEMPLATES = [
     {
@@ -116,6 +117,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["ENGINE"] = "config.sqlite"  # Django's, with one process's writers in turn (see there)
     # A burst of score entries from every table at the bell must queue, never fail with "database is locked":
     # WAL lets readers work beside the writer, IMMEDIATE takes the write lock at the start of each transaction,
     # and the timeout makes a second writer wait its turn.

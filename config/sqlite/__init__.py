@@ -1,0 +1,1 @@
+"""SQLite as Django has it, with each process's writers taking their turn in order (see base.py)."""
