@@ -6,6 +6,7 @@ Run from the project root:
     .venv/bin/python bench/full_room.py --one-core --hog 1   # ... and half that core taken by another program
     .venv/bin/python bench/full_room.py --server waitress    # the earlier venue server (pip install waitress)
     .venv/bin/python bench/full_room.py --hosted        # gunicorn (a worker a core, 8 threads), PostgreSQL, Redis
+    .venv/bin/python bench/full_room.py --hosted --server granian   # the venue's server on the hosted stack
 
 It prepares a 1,000-player night (250 tables) on a throwaway database with game 1 under way and its bell rung,
 starts the server as the README does, then from this (second) process on loopback, as the room's pages do: 1,000
@@ -250,7 +251,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def server_command_for(args, python: str) -> list[str]:
-    if args.hosted:
+    if args.hosted and args.server != "granian":
         return [
             *[python, "-m", "gunicorn", "config.wsgi:application", "--workers", str(args.workers)],
             *["--threads", str(args.threads), "--bind", f"127.0.0.1:{args.port}", "--log-level", "warning"],
@@ -268,7 +269,12 @@ def server_command_for(args, python: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hosted", action="store_true")
-    parser.add_argument("--server", choices=["default", "waitress"], default="default", help="the venue's server")
+    parser.add_argument(
+        "--server",
+        choices=["default", "waitress", "granian"],
+        default="default",
+        help="the web server: the default is the run command's (granian) at the venue, gunicorn with --hosted",
+    )
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--port", type=int, default=8791)
@@ -276,6 +282,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (--hosted)")
     parser.add_argument("--one-core", action="store_true", help="hold the server to one core (the load the other)")
     parser.add_argument("--hog", type=int, default=0, help="busy programs sharing the server's core (--one-core)")
+    parser.add_argument("--slowest", action="store_true", help="list the slowest posts and the heavy polls beside them")
     parser.add_argument("--profile", metavar="FILE", help="record where the server's time goes (py-spy, raw format)")
     args = parser.parse_args()
 
@@ -359,7 +366,11 @@ print(TableResult.objects.filter(round=r1, status="final").count(), r1.status, r
         .stdout.decode()
         .split()
     )
-    if args.hosted:
+    if args.hosted and args.server == "granian":
+        from headtable import server_workers
+
+        setup = f"hosted: granian {server_workers()} processes x 8 threads, PostgreSQL, Redis cache"
+    elif args.hosted:
         setup = f"hosted: gunicorn {args.workers} workers x {args.threads} threads, PostgreSQL, Redis cache"
     elif args.server == "waitress":
         setup = "venue: waitress (one process, 8 threads), SQLite"
@@ -386,7 +397,7 @@ print(TableResult.objects.filter(round=r1, status="final").count(), r1.status, r
     inside = tally.post_app
     p50, p95 = percentile(inside, 0.5), percentile(inside, 0.95)
     print(f"  of which inside Django (Server-Timing): p50 {p50:.0f}  p95 {p95:.0f}")
-    if os.environ.get("BENCH_SLOWEST"):
+    if args.slowest:
         first = min(at for _, at in tally.posts)
         heavy = sorted(
             (at - took - first, took, kind)

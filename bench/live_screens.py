@@ -131,7 +131,53 @@ def room(players: int, repeat: int) -> list[tuple[str, float, int]]:
             *measure(keeper, f"{page_live}?since=old&moved=old", slow, 200, **htmx),
         )
     )
+    rows += score_posts(players, repeat)
     return rows
+
+
+def score_posts(players: int, repeat: int) -> list[tuple[str, float, int]]:
+    """A table phone's score post (the form from its page, then the POST: only the POST is timed), and the last
+    table's post after the bell, which closes the game, moves everyone and seats and starts the next (the
+    turnaround), on a night that runs by itself."""
+    import random
+    import re
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.full_room import played_score
+    from tournament import game, services
+    from tournament.simulation import player_names
+
+    night = services.night_create(name=f"Posts {players}", games=3, confirm_results=False)
+    services.players_register(night=night, names=player_names(players, random.Random(2)))
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=2))
+    game.round_ring_bell(round_=round_)
+    links = services.table_links_ensure(night=night)
+    phone = Client()
+
+    def post(link, capture=False):
+        page = phone.get(f"/t/{link.token}/").content.decode()
+        key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+        ns, ew = played_score()
+        data = {"key": key, "side": "NS", "ns_points": ns, "ew_points": ew, "last_hand_winner": "NS", "game": "1"}
+        with CaptureQueriesContext(connection) as queries:
+            started = time.process_time()
+            answer = phone.post(f"/t/{link.token}/score/", data, HTTP_HX_REQUEST="true")
+            took = time.process_time() - started
+        assert "Saved." in answer.content.decode(), answer.content[:200]
+        return took * 1000, len(queries)
+
+    timed = [post(link) for link in links[: min(repeat, len(links) - 1)]]
+    for link in links[len(timed) : -1]:
+        game.table_result_submit(round_=round_, table=link.table, ns_points=5, ew_points=3, last_hand_winner="NS")
+    last_ms, last_queries = post(links[-1])
+    assert night.rounds.filter(number=2, status="playing").exists()
+    return [
+        ("table's score post", statistics.median(ms for ms, _ in timed), timed[-1][1]),
+        ("turnaround (the last post: close, move, seat, start)", last_ms, last_queries),
+    ]
 
 
 def main() -> None:
