@@ -78,7 +78,8 @@ def server_command(python: Path | str, port: str, host: str = "0.0.0.0") -> list
     return [
         *[str(python), "-m", "granian", "--interface", "wsgi", "--host", host, "--port", str(port)],
         *["--workers", str(server_workers()), "--blocking-threads", str(server_threads()), "--respawn-failed-workers"],
-        *["--no-access-log", "--log-level", "warning", "config.wsgi:application"],
+        # Errors only: granian warns of eight threads on two cores, a choice measured in bench/full_room.py.
+        *["--no-access-log", "--log-level", "error", "config.wsgi:application"],
     ]
 
 

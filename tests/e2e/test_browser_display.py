@@ -73,3 +73,26 @@ def test_the_room_display_reads_from_the_back_of_the_hall(live_server, browser):
             assert "Find your table on your phone" in page.inner_text(".room-foot")
             page.screenshot(path=str(ARTIFACTS / f"display-{label}-{players}.png"))
         page.close()
+
+
+def test_a_busy_server_thins_the_displays_polls_and_a_quiet_one_does_not(live_server, browser, settings):
+    """The room display polls every second; a server that says it is busy (X-Poll-After) gets no poll from it until
+    that time has passed (static/js/live.js). Counted in the browser, over four seconds each."""
+    from tournament import services
+
+    night = services.night_create(name="Busy hall", games=3)
+    url = f"{live_server.url}/public/nights/{night.pk}/display/"
+
+    def polls_in_four_seconds() -> int:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        sent = []
+        page.on("request", lambda request: sent.append(request.url) if "since=" in request.url else None)
+        page.goto(url)
+        page.wait_for_timeout(4000)
+        page.close()
+        return len(sent)
+
+    settings.POLL_BUSY_REQUESTS = 1_000  # never busy
+    assert polls_in_four_seconds() >= 3
+    settings.POLL_BUSY_REQUESTS, settings.POLL_BACK_OFF_SECONDS = 1, 30  # every answer says: wait 30 s
+    assert polls_in_four_seconds() == 1
