@@ -1,0 +1,109 @@
+"""The night's run command keeps the night up: a worker or a server process that dies is started again while the
+public pages go on answering, and Ctrl-C (here SIGTERM, which it treats the same) leaves no process behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from tests.processes import ROOT, django_shell, isolated_env
+
+SETUP = """
+from tournament import services
+night = services.night_create(name="Kept up", games=3)
+services.players_register(night=night, names=[f"Player {n}" for n in range(1, 9)])
+services.night_draw(night=night, seed=1)
+print(night.pk)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def answers(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as page:
+            return page.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """Every process under `pid`, with its command line."""
+    found, todo = {}, [pid]
+    while todo:
+        parent = todo.pop()
+        for child in Path(f"/proc/{parent}/task/{parent}/children").read_text().split():
+            try:
+                found[int(child)] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            todo.append(int(child))
+    return found
+
+
+def worker_of(pid: int) -> int | None:
+    """The Celery worker's own process (the one the run command started)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    for child in map(int, children):
+        if "celery" in Path(f"/proc/{child}/cmdline").read_bytes().decode(errors="replace"):
+            return child
+    return None
+
+
+def test_a_killed_worker_is_started_again_and_the_pages_never_stop(tmp_path):
+    env = isolated_env(tmp_path, "headtable_run")
+    night = django_shell(env, SETUP).split()[-1]
+    port = free_port()
+    env = {**env, "PORT": str(port), "HEADTABLE_ORGANIZER_PASSWORD": "not-printed-here", "PYTHONUNBUFFERED": "1"}
+    log = (tmp_path / "run.log").open("w")
+    run = subprocess.Popen(
+        [sys.executable, "headtable.py", "run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    page = f"http://127.0.0.1:{port}/public/nights/{night}/"
+    try:
+        deadline = time.monotonic() + 120
+        while answers(page) != 200 or worker_of(run.pid) is None:
+            assert time.monotonic() < deadline and run.poll() is None, (tmp_path / "run.log").read_text()[-2000:]
+            time.sleep(0.5)
+        worker = worker_of(run.pid)
+        os.killpg(worker, signal.SIGKILL)  # the worker dies without warning, every process of it
+        seen, again = [], None
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            seen.append(answers(page))
+            again = worker_of(run.pid)
+            if again is not None and again != worker:
+                break
+            time.sleep(0.2)
+        assert again is not None and again != worker, (tmp_path / "run.log").read_text()[-2000:]
+        assert set(seen) == {200}  # the public page answered all the while
+        assert "the worker stopped on its own" in (tmp_path / "run.log").read_text()
+        # A server process killed: granian starts another, and the page still answers.
+        server_processes = [pid for pid, line in descendants(run.pid).items() if "granian" in line]
+        os.kill(max(server_processes), signal.SIGKILL)
+        time.sleep(1)
+        assert answers(page) == 200
+    finally:
+        everyone = set(descendants(run.pid))
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=40)
+        log.close()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in everyone):
+        time.sleep(0.2)
+    left = [pid for pid in everyone if Path(f"/proc/{pid}").exists()]
+    assert not left, "processes left behind after the night was stopped"
+    assert answers(page) == 0  # nothing answers on the port any more
