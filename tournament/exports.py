@@ -1,4 +1,10 @@
-"""CSV files of a night (the standings, every hand) and of a season. Built from the same selectors the pages use."""
+"""CSV files of a night (the standings, every hand) and of a season. Built from the same selectors the pages use.
+
+Spreadsheets run a cell that starts with `=`, `+`, `-` or `@` (or a tab or a carriage return) as a formula, and a
+player's name is typed by anyone at the door: every such text cell is written with a leading apostrophe, which the
+spreadsheet shows as text and runs as nothing. Numbers are written as numbers (a negative score stays a number).
+A shared rank is written "T3" (tied for 3rd), as golf leaderboards do, where the pages say "=3".
+"""
 
 from __future__ import annotations
 
@@ -10,18 +16,40 @@ from tournament.models import Night
 
 from .selectors import card_numbers, night_standings, season_standings
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value):
+    """A cell a spreadsheet will show as it is: text that would start a formula gets an apostrophe before it."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+class SafeWriter:
+    """csv.writer, every cell through `text_cell`."""
+
+    def __init__(self, out: io.StringIO):
+        self.writer = csv.writer(out)
+
+    def writerow(self, row) -> None:
+        self.writer.writerow([text_cell(value) for value in row])
+
+
+def rank_cell(label: str) -> str:
+    """A rank as the CSV writes it: "=3" (shared, as the pages say) becomes "T3"."""
+    return f"T{label[1:]}" if label.startswith("=") else label
+
 
 def standings_csv(night: Night) -> str:
     standings = night_standings(night)
     numbers = card_numbers(night, [row.player_id for row in standings.rows])
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out)
     games = [f"game {n}" for n in range(1, standings.rounds_closed + 1)]
     writer.writerow(["rank", "player", "number", "total", "wins", "games", "byes", "loners made", "euchres", *games])
     for row in standings.rows:
         writer.writerow(
             [
-                row.rank_label,
+                rank_cell(row.rank_label),
                 row.name,
                 numbers.get(row.player_id, ""),
                 row.total,
@@ -39,7 +67,7 @@ def standings_csv(night: Night) -> str:
 def hands_csv(night: Night) -> str:
     """Every table's game of the night, and every hand where hands were entered."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out)
     writer.writerow(
         ["game", "table", "hand", "dealer", "makers", "caller", "alone", "tricks", "bid", "N-S", "E-W", "entry"]
     )
@@ -78,14 +106,14 @@ def season_csv(season: Season) -> str:
     """The season's table: rank, name, nights played, total, average, best-N total, then each night's total."""
     standings = season_standings(season)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out)
     best = [f"best {season.best_of}"] if standings.best else []
     nights = [f"{night.date:%Y-%m-%d} {night.name}" for night in standings.nights]
     writer.writerow(["rank", "player", "nights", "total", "average", *best, *nights])
     for row in standings.rows:
         writer.writerow(
             [
-                row.rank_label,
+                rank_cell(row.rank_label),
                 row.name,
                 row.nights,
                 row.total,
