@@ -47,7 +47,12 @@ def room(players: int, repeat: int) -> list[tuple[str, float, int]]:
     import random
 
     from django.contrib.auth import get_user_model
-    from django.core.cache import cache
+    from django.core.cache import caches
+
+    def clear() -> None:
+        for name in ("default", "limits"):
+            caches[name].clear()
+
     from django.test import Client
     from django.urls import reverse
 
@@ -73,12 +78,12 @@ def room(players: int, repeat: int) -> list[tuple[str, float, int]]:
     page = phone.get(reverse("scoring:table_link", args=[token])).content.decode()
     since = page.split("?since=", 1)[1].split('"', 1)[0]
     url = reverse("scoring:table_link", args=[token])
-    cache.clear()
+    clear()
     rows.append(("table phone, nothing new", *measure(phone, f"{url}?since={since}", repeat, 204, **htmx)))
-    cache.clear()
+    clear()
     rows.append(("table phone, redrawn", *measure(phone, f"{url}?since=old", repeat, 200, **htmx)))
     hands = reverse("scoring:link_hands", args=[token])
-    cache.clear()
+    clear()
     rows.append(("table phone's hand page, redrawn", *measure(phone, f"{hands}?since=old", repeat, 200, **htmx)))
 
     keeper = Client()
@@ -116,7 +121,7 @@ def room(players: int, repeat: int) -> list[tuple[str, float, int]]:
     rows.append(("player's page, nothing new", *measure(anyone, f"{mine}?since={stamp_moved}", repeat, 204, **htmx)))
     rows.append(("player's page, redrawn", *measure(anyone, f"{mine}?since=old", repeat, 200, **htmx)))
     display = reverse("tournament:room_display", args=[night.pk])
-    redraw = measure(anyone, f"{display}?since=old", 5, 200, before=cache.clear, **htmx)
+    redraw = measure(anyone, f"{display}?since=old", 5, 200, before=clear, **htmx)
     rows.append(("room display, drawn (once a change, all screens)", *redraw))
     slow = max(3, repeat // 10)
     rows.append(

@@ -170,13 +170,21 @@ if HTTPS:
 
 # Rate limits on table links live in the cache: per process at the venue, shared (CACHE_URL=redis://…) when
 # several gunicorn workers serve a hosted night.
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
-        if os.environ.get("CACHE_URL", "").startswith("redis")
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
-}
+# "limits" holds only the table links' counters (two a link), apart from the drawn room displays in "default", so
+# that no other traffic can push a counter out and reset it; its bound is far above two for every table of a night.
+_REDIS = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("CACHE_URL", "")}
+CACHES = (
+    {"default": _REDIS, "limits": {**_REDIS, "KEY_PREFIX": "limits"}}
+    if os.environ.get("CACHE_URL", "").startswith("redis")
+    else {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
+        "limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "limits",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        },
+    }
+)
 
 # Celery: a broker that needs no server by default, files under var/broker.
 BROKER_DIR = VAR_DIR / "broker"

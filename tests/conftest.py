@@ -96,10 +96,11 @@ def _tasks_run_in_process():
 def _fresh_cache():
     """Rate-limit counters live in the cache, and players' pages keep each night's places read once a move: each
     test starts with none."""
-    from django.core.cache import cache
+    from django.core.cache import caches
 
     from tournament.selectors import phones
 
-    cache.clear()
+    for name in ("default", "limits"):
+        caches[name].clear()
     phones.forget()
     yield

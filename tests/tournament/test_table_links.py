@@ -212,6 +212,25 @@ def test_table_links_are_rate_limited(client, playing, settings):
     assert codes[0] == 200 and codes[-1] == 429
 
 
+def test_a_table_links_limit_holds_whatever_else_fills_the_cache(client, playing, settings):
+    """320 room-display requests under made-up Host names once pushed the counters out of a 300-entry cache and
+    reset the limit (#22, item 5): the counters now live apart, where only links' counters go."""
+    from django.core.cache import cache
+
+    from tournament.views import table
+
+    settings.ALLOWED_HOSTS = ["*"]
+    link = link_for(playing, 1)
+    url = reverse("scoring:table_link", args=[link.token])
+    assert [client.get(url).status_code for _ in range(table.REQUESTS_PER_MINUTE + 1)][-1] == 429
+    display = reverse("tournament:room_display", args=[playing.night_id])
+    for n in range(320):
+        assert client.get(display, HTTP_HOST=f"made-up-{n}.example").status_code == 200
+    for n in range(1000):
+        cache.set(f"filler-{n}", n)
+    assert client.get(url).status_code == 429
+
+
 def test_hand_entry_through_the_link_needs_a_code_from_each_side_to_finish(client, playing):
     link = link_for(playing, 2)
     client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "5", "game": "1"}, **HTMX)

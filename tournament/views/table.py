@@ -5,7 +5,7 @@ Each request is counted against the link: more than a phone could sensibly send 
 
 from __future__ import annotations
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
@@ -29,8 +29,9 @@ POLLS_PER_MINUTE = 200
 def _spend(link_id: int, *, poll: bool) -> None:
     """Count one request against the link's budget for the minute (a page's polls have their own)."""
     bucket = f"table-{'poll' if poll else 'link'}:{link_id}"
-    cache.add(bucket, 0, timeout=60)
-    if cache.incr(bucket) > (POLLS_PER_MINUTE if poll else REQUESTS_PER_MINUTE):
+    limits = caches["limits"]
+    limits.add(bucket, 0, timeout=60)
+    if limits.incr(bucket) > (POLLS_PER_MINUTE if poll else REQUESTS_PER_MINUTE):
         raise TooMany
 
 
