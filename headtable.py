@@ -62,6 +62,20 @@ def server_workers() -> int:
     return max(2, min(4, os.cpu_count() or 2))
 
 
+def more_open_files(wanted: int = 16384) -> None:
+    """Raise this process's limit of open files (and so its children's) toward `wanted`: each phone's connection is
+    one, and a laptop's usual limit (1,024 on Linux, 256 on macOS) is below a full hall's. Windows has no such
+    limit to raise."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
 def server_threads() -> int:
     """Threads a server process answers with (HEADTABLE_WEB_THREADS): a slow request (a printed sheet) leaves the rest
     of the hall served, and few enough that a score is not starved of Python's lock by the polls beside it."""
@@ -78,6 +92,9 @@ def server_command(python: Path | str, port: str, host: str = "0.0.0.0") -> list
     return [
         *[str(python), "-m", "granian", "--interface", "wsgi", "--host", host, "--port", str(port)],
         *["--workers", str(server_workers()), "--blocking-threads", str(server_threads()), "--respawn-failed-workers"],
+        # A phone sends its request at once: a connection that has not sent its headers in 5 s is closed, and the
+        # queue has room for a hall's idle and slow connections (bench/idle_connections.py).
+        *["--http1-header-read-timeout", "5000", "--backlog", "4096", "--backpressure", "2048"],
         # Errors only: granian warns of eight threads on two cores, a choice measured in bench/full_room.py.
         *["--no-access-log", "--log-level", "error", "config.wsgi:application"],
     ]
@@ -114,6 +131,7 @@ def run() -> int:
     manage("collectstatic", "--no-input", "-v", "0", env=env)
     manage("ensure_organizer", env=env)
     port = env.get("PORT", "8000")
+    more_open_files()
     commands = {"web server": server_command(PY, port), "worker": worker_command(PY, var)}
     children = {name: _start(command, env) for name, command in commands.items()}
     manage("show_addresses", "--port", port, env=env)
