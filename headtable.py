@@ -126,10 +126,12 @@ def run() -> int:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     var = Path(env.get("HEADTABLE_VAR_DIR", VAR))  # the night's files, beat's schedule included
     var.mkdir(parents=True, exist_ok=True)
+    keep_private(var)
     env.setdefault("DJANGO_DEBUG", "0")
     manage("migrate", "--no-input", env=env)
     manage("collectstatic", "--no-input", "-v", "0", env=env)
     manage("ensure_organizer", env=env)
+    keep_private(var)  # again: what the steps above wrote, the collected static files among them
     port = env.get("PORT", "8000")
     more_open_files()
     commands = {"web server": server_command(PY, port), "worker": worker_command(PY, var)}
@@ -164,6 +166,19 @@ def run() -> int:
         except subprocess.TimeoutExpired:
             _stop(child, kill=True)
     return 0
+
+
+def keep_private(var: Path) -> None:
+    """The night's files are the laptop user's alone: the database holds the live session keys and the organizer's
+    password file. `var/` and its folders 0700, its files 0600, and whatever the night writes from now on too."""
+    if os.name == "nt":
+        return  # Windows keeps a user's files to the user by default
+    os.umask(0o077)
+    var.chmod(0o700)
+    for path in var.rglob("*"):
+        if path.is_symlink():
+            continue
+        path.chmod(0o700 if path.is_dir() else 0o600)
 
 
 def _start(command: list[str], env: dict[str, str]) -> subprocess.Popen:

@@ -42,6 +42,28 @@ class LoadMiddleware:
         return response
 
 
+LOOPBACK = ("127.", "::1", "::ffff:127.")
+
+
+class AdminOnTheLaptopMiddleware:
+    """At the venue the admin (every table, every account) answers only on the laptop itself: a phone on the
+    hall's Wi-Fi that asks for /admin/ gets "not found". `HEADTABLE_ADMIN_ANYWHERE=1` (the default on a hosted
+    server, behind TLS) lets it answer anywhere."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            not settings.ADMIN_ANYWHERE
+            and request.path.startswith("/admin/")
+            and not request.META.get("REMOTE_ADDR", "").startswith(LOOPBACK)
+        ):
+            body = "The admin opens only on the laptop itself (at http://127.0.0.1)."
+            return HttpResponse(body, status=404, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
 class HtmxVaryMiddleware:
     """Pages answer htmx requests with a partial, so caches must key on the HX-Request header."""
 

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.LoadMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.AdminOnTheLaptopMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -154,6 +155,10 @@ MEDIA_URL = "/media/"
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+if DATABASE_URL.startswith("sqlite"):
+    # At the venue every file under var/ is the laptop user's alone, the collected static files too (the server
+    # that reads them runs as that user; the run command makes var/ itself 0700).
+    FILE_UPLOAD_PERMISSIONS, FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o600, 0o700
 STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -165,6 +170,8 @@ WHITENOISE_USE_FINDERS = True
 # A hosted server behind HTTPS (DJANGO_HTTPS=1): secure cookies, redirect to https, HSTS. At the venue the laptop
 # serves plain http on the local Wi-Fi, so all of this stays off.
 HTTPS = env_bool("DJANGO_HTTPS", False)
+# The admin answers only on the laptop itself at the venue; anywhere on a hosted server (behind TLS).
+ADMIN_ANYWHERE = env_bool("HEADTABLE_ADMIN_ANYWHERE", HTTPS)
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = HTTPS

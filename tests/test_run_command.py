@@ -78,6 +78,11 @@ def test_a_killed_worker_is_started_again_and_the_pages_never_stop(tmp_path):
         while answers(page) != 200 or worker_of(run.pid) is None:
             assert time.monotonic() < deadline and run.poll() is None, (tmp_path / "run.log").read_text()[-2000:]
             time.sleep(0.5)
+        # The night's files are the laptop user's alone (#22, item 4).
+        assert tmp_path.stat().st_mode & 0o777 == 0o700
+        files = [path for path in tmp_path.rglob("*") if path.is_file() and path.name != "run.log"]
+        open_to_others = [path.name for path in files if path.stat().st_mode & 0o077]
+        assert files and not open_to_others
         worker = worker_of(run.pid)
         os.killpg(worker, signal.SIGKILL)  # the worker dies without warning, every process of it
         seen, again = [], None

@@ -23,10 +23,11 @@ class Command(BaseCommand):
             password_file.write_text(password + "\n")
             password_file.chmod(0o600)
             self.stdout.write(f"Created the organizer account '{username}'.")
-        if password_file.exists():
-            self.stdout.write(
-                f"Log in as '{username}' with password {password_file.read_text().strip()} (kept in {password_file})."
-            )
+            # The password is shown this once, on the laptop's screen; after that only where it is kept, so a
+            # screen seen by the hall on a later start does not show it.
+            self.stdout.write(f"Log in as '{username}' with password {password} (kept in {password_file}).")
+        elif password_file.exists():
+            self.stdout.write(f"Log in as '{username}': the password is in {password_file}.")
         else:
             self.stdout.write(
                 f"Log in as '{username}' with the password you chose "

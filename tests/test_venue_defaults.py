@@ -1,0 +1,33 @@
+"""Safe defaults at the venue (#22, item 4): the admin only on the laptop, no password reset by mail."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import NoReverseMatch, reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_admin_answers_only_on_the_laptop_itself(client, admin_user, settings):
+    settings.ADMIN_ANYWHERE = False
+    client.force_login(admin_user)
+    phone = client.get("/admin/", REMOTE_ADDR="192.168.1.34")
+    assert phone.status_code == 404 and "only on the laptop itself" in phone.content.decode()
+    assert client.get("/admin/login/", REMOTE_ADDR="192.168.1.34").status_code == 404
+    assert client.get("/admin/", REMOTE_ADDR="127.0.0.1").status_code == 200
+    assert client.get("/admin/", REMOTE_ADDR="::1").status_code == 200
+    # The rest of the site answers phones as ever.
+    assert client.get("/", REMOTE_ADDR="192.168.1.34").status_code in (200, 302)
+
+
+def test_a_hosted_server_may_open_the_admin_anywhere(client, admin_user, settings):
+    settings.ADMIN_ANYWHERE = True
+    client.force_login(admin_user)
+    assert client.get("/admin/", REMOTE_ADDR="203.0.113.9").status_code == 200
+
+
+def test_there_is_no_password_reset_to_point_elsewhere(client):
+    with pytest.raises(NoReverseMatch):
+        reverse("password_reset")
+    assert client.get("/accounts/password_reset/").status_code == 404
+    assert client.get(reverse("login")).status_code == 200
