@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -68,6 +69,10 @@ def keeper_add(*, night: Night, username: str, password: str = "") -> User:
         if len(password) < 8:
             raise ValidationError({"password": "A new keeper needs a password of at least 8 characters."})
         user = User(username=username)
+        try:
+            validate_password(password, user=user)  # Django's validators: not "password", nor the name, nor digits
+        except ValidationError as error:
+            raise ValidationError({"password": error.messages}) from error
         user.set_password(password)
         try:
             user.full_clean(exclude=["password"])
