@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from .imports import MAX_BYTES as MAX_IMPORT_BYTES
 from .models import NIGHT_SETTINGS, Night, Player
 
 
@@ -88,6 +89,15 @@ class ImportForm(forms.Form):
         label="A CSV file: name, number, category (a header line is fine)",
         error_messages={"required": "Choose the CSV file to import."},
     )
+
+    def clean_file(self):
+        file = self.cleaned_data["file"]
+        if file.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                f"This file is {file.size / 1_000_000:.1f} MB: a list of players is far smaller (600 players are"
+                " about 30 kB). Is it the right file? Save the list alone as CSV."
+            )
+        return file
 
 
 class ChartForm(forms.Form):

@@ -24,9 +24,25 @@ class ImportLine:
     error: str = ""
 
 
+MAX_BYTES = 1_000_000  # a list of 600 players with numbers and categories is some 30 kB
+DELIMITERS = ",;\t|"  # a spreadsheet saves with commas, or semicolons where the comma is the decimal mark
+
+
+def delimiter(text: str) -> str:
+    """The file's separator, as the standard library's csv.Sniffer reads it from the first lines; a comma when it
+    cannot tell (a file of names alone has none)."""
+    sample = "\n".join(text.splitlines()[:50])
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        return ","
+
+
 def parse_players_csv(text: str) -> list[ImportLine]:
-    """Every non-empty line of the file, each with an error or none."""
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    """Every non-empty line of the file, each with an error or none. Invisible and control characters (a NUL
+    among them) are dropped from every cell, as from every name typed."""
+    text = text.lstrip("\ufeff")
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter(text)))
     start = 1 if rows and rows[0] and rows[0][0].strip().lower() in {"name", "player", "names"} else 0
     lines: list[ImportLine] = []
     seen: dict[str, int] = {}

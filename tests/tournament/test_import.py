@@ -56,3 +56,50 @@ def test_a_file_that_is_not_text_is_refused_beside_the_field(organizer_client, n
     url = reverse("tournament:player_import", args=[night.pk])
     body = organizer_client.post(url, {"file": SimpleUploadedFile("p.csv", b"\xff\xfe\x00bad")}).content.decode()
     assert "This file is not text (UTF-8)" in body
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name;number;category\nAnn Kowalski;123;lady\nBob Martin;;man\n",  # a spreadsheet where "," is the decimal
+        "name\tnumber\tcategory\nAnn Kowalski\t123\tlady\nBob Martin\t\tman\n",
+        "name|number|category\nAnn Kowalski|123|lady\nBob Martin||man\n",
+        "Ann Kowalski,123,lady\nBob Martin,,man\n",
+    ],
+    ids=["semicolons", "tabs", "bars", "commas"],
+)
+def test_the_separator_is_found_whatever_the_spreadsheet_saved(text):
+    lines = parse_players_csv(text)
+    assert [(line.name, line.number, line.category, line.error) for line in lines] == [
+        ("Ann Kowalski", "123", "lady", ""),
+        ("Bob Martin", "", "man", ""),
+    ]
+
+
+def test_names_alone_and_names_with_quoted_commas_are_read_whole():
+    assert [line.name for line in parse_players_csv("Ann Kowalski\nBob Martin\nChloé Dubois\n")] == [
+        "Ann Kowalski",
+        "Bob Martin",
+        "Chloé Dubois",
+    ]
+    assert parse_players_csv('"Martin, Bob",7\n"Kowalski, Ann",8\n')[0].name == "Martin, Bob"
+
+
+def test_a_nul_or_a_control_character_never_reaches_the_database(organizer_client, night):
+    text = "Ann\x00 Kowalski,1\x00,la\x07dy\nBob\x1b Martin,,\n"
+    assert [(line.name, line.number, line.category) for line in parse_players_csv(text)] == [
+        ("Ann Kowalski", "1", "lady"),
+        ("Bob Martin", "", ""),
+    ]
+    url = reverse("tournament:player_import", args=[night.pk])
+    assert organizer_client.post(url, {"csv_text": text, "confirm": "1"}).status_code == 302
+    assert sorted(night.entries.values_list("player__name", flat=True)) == ["Ann Kowalski", "Bob Martin"]
+
+
+def test_a_file_far_too_big_for_a_list_of_players_is_refused_beside_the_field(organizer_client, night):
+    url = reverse("tournament:player_import", args=[night.pk])
+    big = SimpleUploadedFile("all.csv", b"Ann Kowalski,1,lady\n" * 60_000)  # 1.2 MB
+    answer = organizer_client.post(url, {"file": big})
+    body = answer.content.decode()
+    assert answer.status_code == 200 and "This file is 1.2 MB: a list of players is far smaller" in body
+    assert night.entries.count() == 0
