@@ -233,8 +233,10 @@ def _ensure_chromium() -> bool:
     if shutil.which("chromium"):
         return True
     if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        say("installing Debian's chromium for the browser tests")
-        subprocess.run("apt-get update -qq && apt-get install -y -qq chromium", shell=True, check=False)
+        say("installing Debian's chromium for the browser tests (waiting up to 10 minutes if another install runs)")
+        # Another install holding Debian's package lock is waited for, not failed on (apt's own bounded wait).
+        wait = "-o DPkg::Lock::Timeout=600"
+        subprocess.run(f"apt-get {wait} update -qq && apt-get {wait} install -y -qq chromium", shell=True, check=False)
     return bool(shutil.which("chromium"))
 
 
