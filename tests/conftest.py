@@ -49,6 +49,14 @@ def register(night, count: int = 16):
     return services.players_register(night=night, names=NAMES[:count])
 
 
+def game_under_way(night, players: int = 8, *, seed: int = 2):
+    """`players` registered, the opening seating drawn with `seed`, game 1 started and every table's link made."""
+    register(night, players)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=seed))
+    services.table_links_ensure(night=night)
+    return round_
+
+
 def code_at(round_, table: int, seat: str) -> str:
     """The confirmation code on the tally card of whoever sits `seat` (N, E, S, W; or a side, NS or EW, for its
     first seat) at `table` in `round_`: what that player types on the table's phone."""

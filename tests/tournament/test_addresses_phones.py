@@ -9,10 +9,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from scoring.models import TableLink
-from tests.conftest import register
+from tests.conftest import game_under_way
 from tests.tournament.sheets.test_pdf import qr_codes
 from tournament import addresses, game
-from tournament import services as night_services
 
 pytestmark = pytest.mark.django_db
 WIFI = "192.168.1.20"
@@ -20,10 +19,7 @@ WIFI = "192.168.1.20"
 
 @pytest.fixture
 def seated(night):
-    register(night, 8)
-    round_ = game.round_start(round_=night_services.night_draw(night=night, seed=2))
-    night_services.table_links_ensure(night=night)
-    return round_
+    return game_under_way(night)
 
 
 @pytest.fixture

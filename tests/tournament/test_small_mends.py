@@ -9,8 +9,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from scoring.models import TableLink
-from tests.conftest import register
-from tournament import game
+from tests.conftest import game_under_way
 from tournament import services as night_services
 
 pytestmark = pytest.mark.django_db
@@ -18,10 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def playing(night):
-    register(night, 8)
-    round_ = game.round_start(round_=night_services.night_draw(night=night, seed=2))
-    night_services.table_links_ensure(night=night)
-    return round_
+    return game_under_way(night)
 
 
 def test_tally_cards_two_and_four_a_page_download_under_their_own_names(organizer_client, playing):

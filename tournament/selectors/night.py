@@ -79,14 +79,14 @@ def current_round(night: Night) -> Round | None:
     return night.rounds.order_by("-number").first()
 
 
-def _card_field(night: Night) -> str:
+def card_field(night: Night) -> str:
     """The entry's field a tally card shows: the chart number on a rotation night, else the card number."""
     return "number" if night.movement == Night.Movement.ROTATION else "card"
 
 
 def card_numbers(night: Night, player_ids) -> dict[int, int]:
     """The number each player's tally card shows, by player."""
-    field = _card_field(night)
+    field = card_field(night)
     return {
         player: number
         for player, number in Entry.objects.filter(night=night, player_id__in=list(player_ids)).values_list(
@@ -98,7 +98,7 @@ def card_numbers(night: Night, player_ids) -> dict[int, int]:
 
 def player_by_card_number(night: Night, number: int) -> int | None:
     """Who holds tally card `number` tonight (a player id), or None."""
-    entries = Entry.objects.filter(night=night, player__house=False, **{_card_field(night): number})
+    entries = Entry.objects.filter(night=night, player__house=False, **{card_field(night): number})
     return entries.values_list("player_id", flat=True).first()
 
 

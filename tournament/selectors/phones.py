@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from scoring.seats import PARTNER_SEAT, SEAT_NAMES
 
 from ..models import Bye, Entry, Night, Round, Seating
-from .night import PlayerPlace, Room, SeatFinder, _card_field, room, stamp_of
+from .night import PlayerPlace, Room, SeatFinder, card_field, room, stamp_of
 
 NIGHTS_KEPT = 8  # a league's evening on one server may run a few nights at once; each reading is a few hundred kB
 
@@ -82,7 +82,7 @@ def read_phone_room(night_id: int) -> PhoneRoom | None:
     the_room = room(night, with_finder=False)
     entries = list(
         Entry.objects.filter(night=night, player__house=False).values_list(
-            "player_id", "player__name", _card_field(night)
+            "player_id", "player__name", card_field(night)
         )
     )
     rounds = list(night.rounds.order_by("-number")[:2])
