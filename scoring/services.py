@@ -111,10 +111,13 @@ def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int 
 
 
 def _record(game: Game, **values: Any) -> Submission:
-    last = Submission.objects.filter(round_id=game.round_id, table=game.table).order_by("-number").first()
-    return Submission.objects.create(
-        round_id=game.round_id, table=game.table, number=(last.number + 1) if last else 1, **values
+    last = (
+        Submission.objects.filter(round_id=game.round_id, table=game.table)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
     )
+    return Submission.objects.create(round_id=game.round_id, table=game.table, number=(last or 0) + 1, **values)
 
 
 def _settle_drafts(game: Game) -> None:
@@ -136,8 +139,20 @@ def result_locked(game: Game) -> TableResult | None:
     return TableResult.objects.select_for_update().filter(round_id=game.round_id, table=game.table).first()
 
 
-def total_store(
+def total_store(game: Game, **values: Any) -> TableResult:
+    """Store a table's game from its two totals: the game is then in, and the entry kept as a submission.
+
+    `expected_version` is the version of the result the person was looking at (None for a first entry); a result
+    changed since is refused rather than overwritten. A `reason` makes it a correction of a closed game.
+    A table entering hand by hand is taken over only when the keeper says so (`take_over`): its hands are then
+    replaced by the totals, and the entry says what they were.
+    """
+    return _totals_stored(game, result_locked(game), **values)[0]
+
+
+def _totals_stored(
     game: Game,
+    result: TableResult | None,
     *,
     ns_points: int,
     ew_points: int,
@@ -152,15 +167,8 @@ def total_store(
     confirmed_by: str = "",
     take_over: bool = False,
     sure: bool = False,
-) -> TableResult:
-    """Store a table's game from its two totals: the game is then in, and the entry kept as a submission.
-
-    `expected_version` is the version of the result the person was looking at (None for a first entry); a result
-    changed since is refused rather than overwritten. A `reason` makes it a correction of a closed game.
-    A table entering hand by hand is taken over only when the keeper says so (`take_over`): its hands are then
-    replaced by the totals, and the entry says what they were.
-    """
-    result = result_locked(game)
+) -> tuple[TableResult, Submission]:
+    """`total_store` for a result row the caller has locked already (None: none yet); the result and the entry."""
     table = game.table
     _check_totals(game, ns_points, ew_points, hands_played, sure)
     hands = result.hands.count() if result is not None and result.entry == TableResult.Entry.HANDS else 0
@@ -201,7 +209,7 @@ def total_store(
     result.full_clean(exclude=["round", "entered_by"], validate_unique=False, validate_constraints=False)
     result.save()
     _settle_drafts(game)
-    _record(
+    entry = _record(
         game,
         role=role,
         user=result.entered_by,
@@ -215,7 +223,7 @@ def total_store(
         confirmed_by=confirmed_by,
         key=key or Submission.new_key(),
     )
-    return result
+    return result, entry
 
 
 def draft_store(
@@ -246,8 +254,9 @@ def draft_store(
             }
         )
     if not game.confirm_results:
-        total_store(
+        return _totals_stored(
             game,
+            result,
             ns_points=ns_points,
             ew_points=ew_points,
             last_hand_winner=last_hand_winner,
@@ -256,9 +265,7 @@ def draft_store(
             key=key,
             side=side,
             sure=sure,
-        )
-        stored = key_used(key)
-        return stored or Submission.objects.filter(round_id=game.round_id, table=table).last()  # type: ignore[return-value]
+        )[1]
     waiting = list(
         Submission.objects.select_for_update().filter(
             round_id=game.round_id, table=table, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
@@ -290,9 +297,10 @@ def draft_store(
 
 
 def _apply_draft(game: Game, draft: Submission, *, confirmed_by: str) -> TableResult:
-    result = TableResult.objects.filter(round_id=game.round_id, table=game.table).first()
-    stored = total_store(
+    result = result_locked(game)
+    stored, _ = _totals_stored(
         game,
+        result,
         ns_points=draft.ns_points,
         ew_points=draft.ew_points,
         last_hand_winner=draft.last_hand_winner or None,

@@ -141,9 +141,8 @@ def unring(round_: Round, *, reason: Cause) -> None:
 
 
 def _winners(round_: Round) -> dict[int, str]:
-    return dict(
-        TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).values_list("table", "winner")
-    )
+    finals = TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL)
+    return dict(finals.order_by().values_list("table", "winner"))
 
 
 def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
@@ -183,8 +182,8 @@ def _advance_if_all_in(round_: Round) -> None:
     """After the bell, once every table is in, a night that runs by itself closes the game and moves on."""
     if round_.status != Status.BELL or not round_.night.auto_advance:
         return
-    tables = set(round_.seatings.values_list("table", flat=True))
-    if tables <= set(_winners(round_)):
+    finals = TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).order_by().values("table")
+    if not round_.seatings.exclude(table__in=finals).order_by().exists():  # one statement on every score
         close(round_, reason=Cause.ALL_IN)
 
 
