@@ -54,6 +54,7 @@ def test_ensure_organizer_is_idempotent(settings, tmp_path, capsys, monkeypatch)
     again = capsys.readouterr().out
     user = get_user_model().objects.get(username="organizer")
     assert user.is_staff and user.check_password("letmein-euchre")
+    assert not user.is_superuser  # the venue's organizer runs nights; the admin's superuser is not needed (#22)
     assert (tmp_path / "organizer-password.txt").read_text().strip() == "letmein-euchre"
     assert "Log in as 'organizer' with password letmein-euchre" in first
     # Every later start says where the password is kept, never the password itself (#22, item 4).
@@ -162,3 +163,17 @@ def test_every_movement_runs_any_head_count_with_even_byes(tmp_path, movement):
             seated = [p for table in round_["tables"] for p in table["seats"].values()]
             everyone = seated + round_["byes"]
             assert len(everyone) == len(set(everyone)) == players + len(record["house_players"])
+
+
+def test_add_organizer_makes_a_staff_account_and_prints_its_password_once(capsys):
+    call_command("add_organizer", "second")
+    out = capsys.readouterr().out
+    user = get_user_model().objects.get(username="second")
+    assert user.is_staff and not user.is_superuser
+    password = out.split("password ")[1].split(" ")[0]
+    assert user.check_password(password) and len(password) >= 12
+    with pytest.raises(CommandError, match="already an account named 'second'"):
+        call_command("add_organizer", "second")
+    with pytest.raises(CommandError, match="cannot be a user name"):
+        call_command("add_organizer", "no spaces allowed!")
+    assert get_user_model().objects.filter(is_staff=True).count() == 1

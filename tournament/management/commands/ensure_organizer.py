@@ -19,7 +19,9 @@ class Command(BaseCommand):
         User = get_user_model()
         if not User.objects.filter(username=username).exists():
             password = os.environ.get("HEADTABLE_ORGANIZER_PASSWORD") or secrets.token_urlsafe(9)
-            User.objects.create_superuser(username=username, password=password, email="")
+            # Staff, not a superuser: the app's every page is the organizer's, and the admin (users, groups) is
+            # not needed to run a night. `createsuperuser` makes an admin account for whoever needs one.
+            User.objects.create_user(username=username, password=password, is_staff=True)
             password_file.write_text(password + "\n")
             password_file.chmod(0o600)
             self.stdout.write(f"Created the organizer account '{username}'.")
