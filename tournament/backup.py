@@ -8,21 +8,42 @@ Restore is one transaction: refused whole, or done whole.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import IntegrityError, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
-from scoring.services import result_extras_refresh
+from scoring.seats import HEAD_TABLE, SEATS
+from scoring.services import MAX_HANDS_FACTOR, result_extras_refresh
 
-from .models import NIGHT_SETTINGS, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating, fresh_code
+from .engine import rotation
+from .models import (
+    CODE_DIGITS,
+    NAME_LENGTH,
+    NIGHT_SETTINGS,
+    Bye,
+    Cause,
+    Entry,
+    Night,
+    Player,
+    Round,
+    RoundEvent,
+    Seating,
+    fresh_code,
+)
 
 FORMAT = "headtable-night"
 VERSION = 2
@@ -208,27 +229,610 @@ def _refuse(message: str) -> ValidationError:
     return ValidationError({"file": message})
 
 
+# A night's file is a few megabytes at most (600 players, 12 games of 8 hands entered hand by hand: about 6 MB); a
+# file far larger is not a backup, and is refused before it is read into memory as JSON.
+MAX_BYTES = 64 * 1024 * 1024
+# A backup nests eight levels deep (a hand in a result in a game); far deeper is not one of ours, and refusing it
+# early keeps the checksum's encoder and these checks clear of Python's recursion limit.
+MAX_DEPTH = 20
+_SURROGATE = re.compile("[\ud800-\udfff]")
+NOTHING = "Nothing was restored."
+
+
+def _shape(data: Any) -> None:
+    """Refuse nesting far deeper than a backup's and text that is not Unicode (a lone surrogate from a \\u escape),
+    which the checksum's encoder and both databases would fail on. Walked without recursion."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _refuse(f"This is not a Head Table backup: its content is nested too deep. {NOTHING}")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in (*value, *value.values()))
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str) and _SURROGATE.search(value):
+            raise _refuse(
+                "This is not a Head Table backup: it holds text that is not valid Unicode (a lone surrogate). "
+                + NOTHING
+            )
+
+
 def _parse(raw: bytes) -> dict[str, Any]:
+    """The file's content, once it is a Head Table backup of a version this reads, with its checksum right."""
+    if len(raw) > MAX_BYTES:
+        raise _refuse(
+            f"This file is {len(raw) / 1_000_000:.1f} MB: a night's backup is far smaller (at most a few MB)."
+            f" Is it the right file? {NOTHING}"
+        )
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise _refuse("This is not a Head Table backup: it is not JSON.") from error
+    except RecursionError as error:
+        raise _refuse(f"This is not a Head Table backup: its content is nested too deep. {NOTHING}") from error
+    except ValueError as error:  # a number of thousands of digits, which Python declines to read
+        raise _refuse(f"This is not a Head Table backup: it holds a number far too long. {NOTHING}") from error
+    _shape(data)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _refuse("This file is not a Head Table night backup.")
-    if data.get("version") not in READS:
-        raise _refuse(
-            f"This backup is format version {data.get('version')}; this Head Table reads versions 1 to {VERSION}."
-        )
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READS:
+        raise _refuse(f"This backup is format version {version}; this Head Table reads versions 1 to {VERSION}.")
     payload = {k: v for k, v in data.items() if k != "checksum"}
     if hashlib.sha256(_canonical(payload)).hexdigest() != data.get("checksum"):
         raise _refuse("This backup is damaged (its checksum does not match its content): nothing was restored.")
     return data
 
 
+# ---- every field checked before anything is written ---------------------------------------------------------------
+#
+# A file whose content was edited and its checksum recomputed reaches here. Each value is checked against the model
+# field it fills (its type, the column's range on every database, its length, its choices and validators, through
+# full_clean) and against the rules the forms and services apply (scores the night's rules can make, seats that
+# exist, names that are registered), so a refusal names the first thing wrong and where, and PostgreSQL and SQLite
+# refuse the same files, before any statement.
+
+# The column ranges Django declares for every database: SQLite would store larger numbers, PostgreSQL refuses them.
+INTEGER_RANGES = BaseDatabaseOperations.integer_field_ranges
+# The numbers of a ruleset the organizer may type (the rules form's range).
+RULE_NUMBERS = (-99, 99)
+# A paused timer holds what is left of a game and its extensions: hours, never a week.
+MAX_PAUSED = dt.timedelta(days=7)
+
+
+def _same(*names: str) -> dict[str, str]:
+    """File keys that are the model's field names."""
+    return {name: name for name in names}
+
+
+# The file's names for each record's fields (its points are "ns" and "ew"), as night_export writes them.
+POINTS = {"ns": "ns_points", "ew": "ew_points"}
+RESULT_KEYS = {**_same("table", "hands_played", "winner", "tie_break", "status", "entry", "version"), **POINTS}
+HAND_KEYS = {
+    **_same("number", "dealer", "makers", "maker", "alone", "blind", "defender_alone", "bid", "pepper", "tricks"),
+    **_same("recorded_at"),
+    **POINTS,
+}
+SUBMISSION_KEYS = {
+    **_same("table", "number", "role", "side", "last_hand_winner", "status", "reason", "before", "confirmed_by"),
+    **_same("key", "created_at"),
+    **POINTS,
+}
+ROUND_KEYS = _same("number", "status", "token", "bell_cause", "bell_reason", *ROUND_TIMES)
+EVENT_KEYS = _same("at", "action", "status", "cause", "reason")
+ENTRY_KEYS = _same("checked_in", "active", "bye_offset", "number", "card", "code")
+PLAYER_KEYS = _same("name", "house", "club_number", "category")
+
+
+def _fail(place: str, problem: str) -> ValidationError:
+    return _refuse(f"{place}: {problem} {NOTHING}")
+
+
+def _shown(value: Any) -> str:
+    """A value from the file as a message quotes it, cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _no_nul(value: Any, place: str, key: str) -> None:
+    """PostgreSQL stores no NUL character in text or JSON; refused here on every database alike."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and "\x00" in item:
+            raise _fail(place, f"“{key}” holds a NUL character (a zero byte), which no text in a night may hold.")
+        if isinstance(item, dict):
+            stack.extend((*item, *item.values()))
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _moment(value: Any, place: str, key: str, *, date: bool = False) -> Any:
+    """A date (or a date and time, with its time zone) as the file writes it."""
+    if not isinstance(value, str):
+        raise _fail(place, f"“{key}” must be a date written as text, not {_shown(value)}.")
+    try:
+        parsed = parse_date(value) if date else parse_datetime(value)
+        if isinstance(parsed, dt.datetime) and parsed.tzinfo is not None:
+            parsed.astimezone(dt.UTC)  # a time at the very end of the calendar overflows when it is stored
+    except (ValueError, OverflowError):
+        parsed = None
+    if parsed is None:
+        raise _fail(place, f"“{key}” is {_shown(value)}, which is not a date{'' if date else ' and time'}.")
+    if isinstance(parsed, dt.datetime) and parsed.tzinfo is None:
+        raise _fail(place, f"“{key}” is {_shown(value)}, a time without its time zone.")
+    return parsed
+
+
+def _value(model: type[models.Model], name: str, value: Any, place: str, key: str) -> Any:
+    """A file's value checked against the type and range of the model field it fills, as that field takes it."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    if value is None:
+        if field.null:
+            return None
+        raise _fail(place, f"“{key}” is empty (null), and it may not be.")
+    kind = field.get_internal_type()
+    if kind in INTEGER_RANGES:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(place, f"“{key}” must be a whole number, not {_shown(value)}.")
+        low, high = INTEGER_RANGES[kind]
+        if not low <= value <= high:
+            raise _fail(place, f"“{key}” is {_shown(value)}, outside the range {low} to {high}.")
+    elif kind == "BooleanField":
+        if not isinstance(value, bool):
+            raise _fail(place, f"“{key}” must be true or false, not {_shown(value)}.")
+    elif kind in ("CharField", "TextField", "UUIDField"):
+        if not isinstance(value, str):
+            raise _fail(place, f"“{key}” must be text, not {_shown(value)}.")
+        _no_nul(value, place, key)
+    elif kind in ("DateField", "DateTimeField"):
+        return _moment(value, place, key, date=kind == "DateField")
+    elif kind == "JSONField":
+        _no_nul(value, place, key)
+    else:  # a field this file does not carry as itself (a duration is written in seconds)
+        raise AssertionError(f"{model.__name__}.{name} is not read from a backup as it is")
+    return value
+
+
+def _record(
+    model: type[models.Model],
+    row: Any,
+    place: str,
+    keys: Mapping[str, str],
+    *,
+    optional: Iterable[str] = (),
+    extra: Mapping[str, Any] | None = None,
+) -> Any:
+    """One record of the file, checked field by field and then by the model's own validation (choices, lengths,
+    validators, its clean()), as an unsaved instance. `keys` maps the file's names to the model's; `optional`
+    keys may be missing (files written before they were); `extra` gives fields already checked."""
+    if not isinstance(row, dict):
+        raise _fail(place, f"this should be a record of named values, not {_shown(row)}.")
+    values = dict(extra or {})
+    for key, name in keys.items():
+        if key in row:
+            values[name] = _value(model, name, row[key], place, key)
+        elif key not in optional:
+            raise _fail(place, f"“{key}” is missing: this backup is incomplete or malformed.")
+    instance = model(**values)
+    try:
+        instance.full_clean(
+            exclude=[field.name for field in model._meta.fields if field.name not in values],
+            validate_unique=False,
+            validate_constraints=False,
+        )
+    except ValidationError as error:
+        name, messages = next(iter(error.message_dict.items()))
+        key = next((key for key, field in keys.items() if field == name), name)
+        raise _fail(place, messages[0] if name == NON_FIELD_ERRORS else f"“{key}”: {messages[0]}") from error
+    return instance
+
+
+def _items(row: Mapping[str, Any], key: str, place: str) -> list[Any]:
+    if key not in row:
+        raise _fail(place, f"“{key}” is missing: this backup is incomplete or malformed.")
+    if not isinstance(row[key], list):
+        raise _fail(place, f"“{key}” should be a list, not {_shown(row[key])}.")
+    return row[key]
+
+
+def _of(place: str) -> str:
+    """A place as the middle of a sentence says it ("also player 2's")."""
+    return place[0].lower() + place[1:]
+
+
+def _once(values: Iterable[tuple[Any, str]], what: str) -> None:
+    """Refuse the second of two records that share what must be theirs alone (`values`: (value, place))."""
+    first: dict[Any, str] = {}
+    for value, place in values:
+        if value in first:
+            raise _fail(place, f"{what} {_shown(value)} is also {_of(first[value])}'s.")
+        first[value] = place
+
+
+@functools.lru_cache(maxsize=8)
+def _points_range(ruleset: rules.Ruleset) -> tuple[int, int]:
+    """The fewest and the most points one side can get from one hand under the night's rules or any preset.
+
+    A game entered as totals is not rescored when the organizer changes the night's rules later (its hands were
+    never entered), so a total that was right under the rules of its day may be beyond today's: the limit is the
+    loosest of the rules a night could have had, which still refuses a total no game could make."""
+    ranges = [rules.points_range(each) for each in (ruleset, *rules.PRESETS.values())]
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+
+def _check_points(place: str, ns: int, ew: int, hands: int, ruleset: rules.Ruleset) -> None:
+    """A game's totals within what `hands` hands can make (under the loosest rules the night could have had)."""
+    low, high = _points_range(ruleset)
+    for key, value in (("ns", ns), ("ew", ew)):
+        if value < 0 and low >= 0:
+            raise _fail(place, f"“{key}” is {value}: points cannot be negative under the night's rules.")
+        if value > hands * high:
+            raise _fail(place, f"“{key}” is {value}, more than {hands} hands can make (at most {hands * high}).")
+        if value < hands * low:
+            raise _fail(place, f"“{key}” is {value}, less than {hands} hands can make (at least {hands * low}).")
+
+
+def _username(value: Any, place: str, key: str, *, required: bool = False) -> None:
+    """An account named in the file (made without a password where it is new): a name Django would accept, or none
+    (null or "") where the file may name nobody."""
+    if (value is None or value == "") and not required:
+        return
+    if not isinstance(value, str):
+        raise _fail(place, f"“{key}” must be a login name (text), not {_shown(value)}.")
+    _no_nul(value, place, key)
+    users = get_user_model()
+    field = users._meta.get_field(users.USERNAME_FIELD)
+    assert isinstance(field, models.Field)
+    try:
+        field.clean(value, None)
+    except ValidationError as error:
+        raise _fail(place, f"“{key}” {_shown(value)}: {error.messages[0]}") from error
+
+
+def _check_rules(value: Any) -> rules.Ruleset:
+    """The night's ruleset as the rules form allows it: each number and switch of its type, then the rules' own
+    checks (scoring.rules.check_ruleset)."""
+    place = "The night's scoring rules"
+    if not isinstance(value, dict):
+        raise _fail(place, f"“rules” should be a record of named numbers and switches, not {_shown(value)}.")
+    for field in dataclasses.fields(rules.Ruleset):
+        if field.name not in value:
+            continue
+        given, default = value[field.name], field.default
+        if isinstance(default, bool):
+            if not isinstance(given, bool):
+                raise _fail(place, f"“{field.name}” must be true or false, not {_shown(given)}.")
+        elif isinstance(default, int):
+            low, high = RULE_NUMBERS
+            if isinstance(given, bool) or not isinstance(given, int) or not low <= given <= high:
+                raise _fail(place, f"“{field.name}” must be a whole number from {low} to {high}, not {_shown(given)}.")
+        elif not isinstance(given, str):
+            raise _fail(place, f"“{field.name}” must be text, not {_shown(given)}.")
+    try:
+        return rules.Ruleset.from_dict(value)
+    except rules.ScoringError as error:
+        raise _fail(place, str(error)) from error
+
+
+def _check_chart(chart: Any) -> None:
+    """A rotation chart as tournament.charts stores it: every game seats each chart number exactly once."""
+    place = "The night's rotation chart"
+    if not isinstance(chart, dict):
+        raise _fail(place, f"“chart” should be a record, not {_shown(chart)}.")
+    for key, kind, words in (
+        ("players", int, "a whole number"),
+        ("games", int, "a whole number"),
+        ("seed", int, "a whole number"),
+        ("perfect", bool, "true or false"),
+        ("rounds", list, "a list"),
+    ):
+        if key not in chart:
+            raise _fail(place, f"“{key}” is missing: this backup is incomplete or malformed.")
+        if not isinstance(chart[key], kind) or (kind is int and isinstance(chart[key], bool)):
+            raise _fail(place, f"“{key}” must be {words}, not {_shown(chart[key])}.")
+    players, games = chart["players"], chart["games"]
+    if not rotation.MIN_PLAYERS <= players <= rotation.MAX_PLAYERS:
+        raise _fail(
+            place, f"it is for {players} players; a chart is for {rotation.MIN_PLAYERS} to {rotation.MAX_PLAYERS}."
+        )
+    if not 1 <= games <= rotation.full_night(players) or len(chart["rounds"]) != games:
+        raise _fail(place, f"it should have {games} games (1 to {rotation.full_night(players)}), one record each.")
+    everyone = Counter(range(1, players + 1))
+    for number, game in enumerate(chart["rounds"], start=1):
+        tables, out = (game.get(key) if isinstance(game, dict) else None for key in ("tables", "sit_out"))
+        if (
+            not isinstance(tables, list)
+            or not isinstance(out, list)
+            or not all(isinstance(table, list) and len(table) == 4 for table in tables)
+        ):
+            raise _fail(place, f"game {number} should list its tables of four and who sits out.")
+        seated = [n for table in tables for n in table] + out
+        if not all(type(n) is int for n in seated) or Counter(seated) != everyone:
+            raise _fail(place, f"game {number} does not seat each of the numbers 1 to {players} exactly once.")
+
+
+def _check_night(info: Any) -> Night:
+    night = _record(
+        Night,
+        info,
+        "The night",
+        _same("uid", "date", *NIGHT_FIELDS, *LATER_NIGHT_FIELDS),
+        optional=LATER_NIGHT_FIELDS,
+    )
+    for index, name in enumerate(_items(info, "keepers", "The night"), start=1):
+        _username(name, f"The night's keeper {index}", "keepers", required=True)
+    if night.chart is not None:
+        _check_chart(night.chart)
+        if night.chart_size is not None and night.chart_size != night.chart["players"]:
+            raise _fail(
+                "The night", f"“chart_size” is {night.chart_size}, yet its chart is for {night.chart['players']}."
+            )
+    return night
+
+
+def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
+    """Each player and their entry in the night; the places the messages name them by, by key."""
+    numbered = night.chart["players"] if night.chart else 0
+    places: dict[str, str] = {}
+    cards: list[tuple[int, str]] = []
+    codes: list[tuple[str, str]] = []
+    numbers: list[tuple[int, str]] = []
+    for index, row in enumerate(rows, start=1):
+        place = f"Player {index}"
+        if not isinstance(row, dict):
+            raise _fail(place, f"this should be a record of named values, not {_shown(row)}.")
+        key, house = row.get("key"), row.get("house")
+        if not isinstance(key, str):
+            raise _fail(place, f"“key” must be text, not {_shown(key)}.")
+        _no_nul(key, place, "key")
+        if house is True and not re.fullmatch(r"house:[0-9]{1,9}", key):
+            raise _fail(place, f"a house player's “key” is “house:” and a number, not {_shown(key)}.")
+        if not 1 <= len(key) <= NAME_LENGTH:
+            raise _fail(place, f"“key” must be 1 to {NAME_LENGTH} characters long (it has {len(key)}).")
+        if key in places:
+            raise _fail(place, f"“key” {_shown(key)} is also {_of(places[key])}'s.")
+        place = places[key] = f"Player {index} ({_shown(key)})"
+        player = _record(Player, row, place, PLAYER_KEYS, optional=("club_number", "category"))
+        if not Player.key_for(player.name):
+            raise _fail(place, "“name” has nothing in it to show (only spaces or invisible characters).")
+        # An entry's card and code may be missing (files from before they travelled): they are given out anew.
+        given = {k: v for k, v in row.items() if k not in ("card", "code") or v}
+        entry = _record(Entry, given, place, ENTRY_KEYS, optional=("number", "card", "code"))
+        if entry.number is not None and not numbered:
+            raise _fail(place, f"“number” is {entry.number}, yet the night has no rotation chart to number it on.")
+        if entry.number is not None and not 1 <= entry.number <= numbered:
+            raise _fail(place, f"“number” is {entry.number}: the night's chart numbers are 1 to {numbered}.")
+        if "code" in given and not (len(entry.code) == CODE_DIGITS and entry.code.isascii() and entry.code.isdigit()):
+            raise _fail(place, f"“code” {_shown(entry.code)} is not a confirmation code of {CODE_DIGITS} digits.")
+        cards.extend([(entry.card, place)] if "card" in given else [])
+        codes.extend([(entry.code, place)] if "code" in given else [])
+        numbers.extend([(entry.number, place)] if entry.number is not None else [])
+    _once(cards, "Tally-card number")
+    _once(codes, "Confirmation code")
+    _once(numbers, "Chart number")
+    return places
+
+
+def _check_seats(row: dict[str, Any], place: str, players: Mapping[str, str]) -> set[int]:
+    """A game's seats and byes: real seats at tables of four, each naming a player of the night once."""
+    tables: dict[int, set[str]] = {}
+    seated: set[str] = set()
+    for number, item in enumerate(_items(row, "seats", place), start=1):
+        where = f"{place}, seat {number}"
+        if not isinstance(item, list) or len(item) != 3:
+            raise _fail(where, f"a seat is [table, seat letter, player's key], not {_shown(item)}.")
+        table, seat, key = item
+        _record(Seating, {"table": table, "seat": seat}, where, _same("table", "seat"))
+        if table < 1:
+            raise _fail(where, f"“table” is {table}: tables are numbered from 1.")
+        if not isinstance(key, str) or key not in players:
+            raise _fail(where, f"it seats {_shown(key)}, who is not among the night's players.")
+        if seat in tables.setdefault(table, set()):
+            raise _fail(where, f"table {table} seat {seat} is given twice.")
+        if key in seated:
+            raise _fail(where, f"{_of(players[key])} has two seats in this game.")
+        tables[table].add(seat)
+        seated.add(key)
+    for table, seats in sorted(tables.items()):
+        if len(seats) != len(SEATS):
+            raise _fail(place, f"table {table} has {len(seats)} seats filled: a table seats four, N, E, S and W.")
+    out: set[str] = set()
+    for number, item in enumerate(_items(row, "byes", place), start=1):
+        where = f"{place}, bye {number}"
+        if not isinstance(item, list) or len(item) != 2:
+            raise _fail(where, f"a bye is [player's key, partner's key or null], not {_shown(item)}.")
+        for key in item if item[1] is not None else item[:1]:
+            if not isinstance(key, str) or key not in players:
+                raise _fail(where, f"it names {_shown(key)}, who is not among the night's players.")
+        if item[0] in seated:
+            raise _fail(where, f"{_of(players[item[0]])} both sits out and has a seat in this game.")
+        if item[0] in out:
+            raise _fail(where, f"{_of(players[item[0]])} sits out twice in this game.")
+        out.add(item[0])
+    return set(tables)
+
+
+def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset) -> TableResult:
+    """One table's game: its fields, then what the scoring services would have allowed of it."""
+    result = _record(TableResult, item, where, RESULT_KEYS)
+    if "entered_by" not in item:
+        raise _fail(where, "“entered_by” is missing: this backup is incomplete or malformed.")
+    _username(item["entered_by"], where, "entered_by")
+    hands = _items(item, "hands", where)
+    ns, ew = result.ns_points, result.ew_points
+    cap = night.hands_per_game * MAX_HANDS_FACTOR
+    if result.entry == TableResult.Entry.TOTALS:
+        if hands:
+            raise _fail(where, "a game entered as totals has no hands, yet hands are listed.")
+        if result.status != TableResult.Status.FINAL:
+            raise _fail(where, "a game entered as totals is always in (“status” final).")
+        if result.hands_played is not None and not 1 <= result.hands_played <= cap:
+            raise _fail(where, f"“hands_played” is {result.hands_played}: it must be between 1 and {cap}.")
+        played = result.hands_played or (night.hands_per_game if result.table == HEAD_TABLE else cap)
+        _check_points(where, ns, ew, played, ruleset)
+    else:
+        most = night.hands_per_game if result.table == HEAD_TABLE else cap
+        if not 1 <= len(hands) <= most:
+            raise _fail(where, f"a game entered hand by hand has 1 to {most} hands here, not {len(hands)}.")
+        made = (0, 0)
+        for number, row in enumerate(hands, start=1):
+            place = f"{where}, hand {number}"
+            hand = _record(Hand, row, place, HAND_KEYS)
+            if hand.number != number:
+                raise _fail(place, f"“number” is {hand.number}: a game's hands are numbered 1, 2, 3… in order.")
+            try:
+                score = rules.score_hand(hand.as_rules_hand(), ruleset)
+            except rules.ScoringError as error:
+                raise _fail(place, str(error)) from error
+            if (score.ns, score.ew) != (hand.ns_points, hand.ew_points):
+                raise _fail(
+                    place,
+                    f"under the night's rules this hand gives N–S {score.ns}, E–W {score.ew}, "
+                    f"not {hand.ns_points}–{hand.ew_points}.",
+                )
+            made = (made[0] + score.ns, made[1] + score.ew)
+        if made != (ns, ew):
+            raise _fail(where, f"its hands add up to {made[0]}–{made[1]}, not {ns}–{ew}.")
+        if result.hands_played != len(hands):
+            raise _fail(where, f"“hands_played” is {_shown(result.hands_played)}, yet {len(hands)} hands are listed.")
+    if ns != ew and (result.winner != ("NS" if ns > ew else "EW") or result.tie_break):
+        raise _fail(where, f"a game of {ns}–{ew} is won by {'NS' if ns > ew else 'EW'}, with no “tie_break”.")
+    if ns == ew and not result.tie_break:
+        raise _fail(where, f"a tied game ({ns}–{ew}) says how it was decided (“tie_break”).")
+    return result
+
+
+def _check_history(
+    row: dict[str, Any], place: str, tables: set[int], cap: int, ruleset: rules.Ruleset
+) -> list[tuple[str, str]]:
+    """A game's score entries and events; each entry's one-time key, with where it is."""
+    keys = []
+    entries: set[tuple[int, int]] = set()
+    for number, item in enumerate(_items(row, "submissions", place), start=1):
+        where = f"{place}, score entry {number}"
+        entry = _record(Submission, item, where, SUBMISSION_KEYS)
+        if "user" not in item:
+            raise _fail(where, "“user” is missing: this backup is incomplete or malformed.")
+        _username(item["user"], where, "user")
+        if entry.table not in tables:
+            raise _fail(where, f"nobody sits at table {entry.table} in this game.")
+        if (entry.table, entry.number) in entries:
+            raise _fail(where, f"table {entry.table} has two score entries numbered {entry.number}.")
+        entries.add((entry.table, entry.number))
+        # Any entry, the drafts included, passed the scoring service's limits: the loosest is the cap on hands.
+        _check_points(where, entry.ns_points, entry.ew_points, cap, ruleset)
+        keys.append((entry.key, where))
+    for number, item in enumerate(_items(row, "events", place), start=1):
+        where = f"{place}, event {number}"
+        _record(RoundEvent, item, where, EVENT_KEYS, optional=("reason",))  # version 1: the cause in words only
+        if "by" not in item:
+            raise _fail(where, "“by” is missing: this backup is incomplete or malformed.")
+        _username(item["by"], where, "by")
+    return keys
+
+
+def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players: Mapping[str, str]) -> None:
+    cap = night.hands_per_game * MAX_HANDS_FACTOR
+    keys: list[tuple[str, str]] = []
+    for index, row in enumerate(rows, start=1):
+        place = f"Game {index}"
+        if not isinstance(row, dict):
+            raise _fail(place, f"this should be a record of named values, not {_shown(row)}.")
+        if "paused_left" not in row:
+            raise _fail(place, "“paused_left” is missing: this backup is incomplete or malformed.")
+        paused = row["paused_left"]
+        if paused is not None:
+            most = MAX_PAUSED.total_seconds()
+            if isinstance(paused, bool) or not isinstance(paused, int | float) or not 0 <= paused <= most:
+                raise _fail(
+                    place,
+                    f"“paused_left” is the seconds left on a paused timer (0 to {most:.0f}), not {_shown(paused)}.",
+                )
+            paused = dt.timedelta(seconds=paused)
+        round_ = _record(
+            Round,
+            row,
+            place,
+            ROUND_KEYS,
+            optional=("bell_reason",),  # version 1 gave the cause in words only
+            extra={"paused_left": paused},
+        )
+        if round_.number != index:
+            raise _fail(place, f"“number” is {round_.number}: the night's games are numbered 1, 2, 3… in order.")
+        if index < len(rows) and round_.status != Round.Status.CLOSED:
+            raise _fail(place, f"it is {round_.status}, yet a later game follows: every game but the last is closed.")
+        tables = _check_seats(row, place, players)
+        scored: set[int] = set()
+        finals: set[int] = set()
+        for number, item in enumerate(_items(row, "results", place), start=1):
+            table = item.get("table") if isinstance(item, dict) else None
+            where = f"{place}, table {table}" if type(table) is int else f"{place}, result {number}"
+            result = _check_result(item, where, night, ruleset)
+            if result.table not in tables:
+                raise _fail(where, f"nobody sits at table {result.table} in this game.")
+            if result.table in scored:
+                raise _fail(where, "this table has a second result in this game.")
+            scored.add(result.table)
+            if result.status == TableResult.Status.FINAL:
+                finals.add(result.table)
+        keys.extend(_check_history(row, place, tables, cap, ruleset))
+        if round_.status == Round.Status.CLOSED and (missing := sorted(tables - finals)):
+            raise _fail(place, f"it is closed, yet table {missing[0]}'s score is not in.")
+    _once(keys, "The entry's key")
+
+
+def _check_links(rows: list[Any]) -> None:
+    tokens, live = [], []
+    for number, item in enumerate(rows, start=1):
+        where = f"Table link {number}"
+        link = _record(TableLink, item, where, _same("table", "token", "active"))
+        if link.table < 1:
+            raise _fail(where, f"“table” is {link.table}: tables are numbered from 1.")
+        tokens.append((link.token, where))
+        if link.active:
+            live.append((link.table, where))
+    _once(tokens, "The link's token")
+    _once(live, "The live link of table")
+
+
+def _check(data: dict[str, Any]) -> None:
+    """Refuse, with the first reason, a backup that would restore a night the forms and services could not make."""
+    for key, kind in (("night", dict), ("players", list), ("rounds", list), ("table_links", list)):
+        if key not in data:
+            raise _fail("This backup", f"“{key}” is missing: it is incomplete or malformed.")
+        if not isinstance(data[key], kind):
+            raise _fail(
+                "This backup", f"“{key}” should be a {'record' if kind is dict else 'list'}, not {_shown(data[key])}."
+            )
+    night = _check_night(data["night"])
+    ruleset = _check_rules(night.rules)
+    players = _check_players(data["players"], night)
+    rounds = data["rounds"]
+    _check_rounds(rounds, night, ruleset, players)
+    _check_links(data["table_links"])
+    if (night.status == Night.Status.SETUP) != (not rounds):
+        raise _fail(
+            "The night",
+            f"“status” is {night.status}, yet the file has {len(rounds) or 'no'} game{'s' if len(rounds) != 1 else ''}:"
+            " a night is registering players until its opening seating is drawn.",
+        )
+    if night.status == Night.Status.FINISHED and rounds[-1]["status"] != Round.Status.CLOSED:
+        raise _fail("The night", f"“status” is finished, yet game {len(rounds)} is not closed.")
+    if rounds and night.seed is None:
+        raise _fail("The night", "“seed” is empty (null), yet its opening seating was drawn.")
+    if rounds and night.movement == Night.Movement.ROTATION and night.chart is None:
+        raise _fail("The night", "it plays a rotation chart, yet the file has none (“chart” is empty).")
+
+
 @transaction.atomic
 def night_restore(*, raw: bytes, by=None) -> Night:
-    """Restore a night from its backup file into this installation. All or nothing."""
+    """Restore a night from its backup file into this installation. All or nothing: every field is checked before
+    anything is written."""
     data = _parse(raw)
+    _check(data)
     info = data["night"]
     if Night.objects.filter(uid=info["uid"]).exists():
         existing = Night.objects.get(uid=info["uid"])
