@@ -6,6 +6,13 @@ from .views import chart, nights, players, public, rounds, sheets
 app_name = "tournament"
 
 urlpatterns = [
+    # First: every phone in the hall polls these, and the resolver tries the patterns in order.
+    path("public/nights/<number:night_id>/", public.public_night, name="public_night"),
+    path("public/nights/<number:night_id>/display/", public.room_display, name="room_display"),
+    path("public/nights/<number:night_id>/display/count/", public.room_count, name="room_count"),
+    path("public/nights/<number:night_id>/me/", public.player_find, name="player_find"),
+    path("public/nights/<number:night_id>/me/qr.svg", public.find_qr, name="find_qr"),
+    path("public/nights/<number:night_id>/me/<number:player_id>/", public.player_page, name="player_page"),
     path("", nights.night_list, name="night_list"),
     path("nights/new/", nights.night_create, name="night_create"),
     path("nights/restore/", nights.night_restore, name="night_restore"),
@@ -39,12 +46,6 @@ urlpatterns = [
     path("nights/<number:night_id>/print/<number:job_id>/", sheets.print_job, name="print_job"),
     path("nights/<number:night_id>/seating.pdf", sheets.seating_pdf, name="seating_pdf"),
     path("nights/<number:night_id>/score-sheets.pdf", sheets.score_sheets_pdf, name="score_sheets_pdf"),
-    path("public/nights/<number:night_id>/", public.public_night, name="public_night"),
-    path("public/nights/<number:night_id>/display/", public.room_display, name="room_display"),
-    path("public/nights/<number:night_id>/display/count/", public.room_count, name="room_count"),
-    path("public/nights/<number:night_id>/me/", public.player_find, name="player_find"),
-    path("public/nights/<number:night_id>/me/qr.svg", public.find_qr, name="find_qr"),
-    path("public/nights/<number:night_id>/me/<number:player_id>/", public.player_page, name="player_page"),
     path("nights/<number:night_id>/games/<number:number>/bell/", rounds.round_bell, name="round_bell"),
     path("nights/<number:night_id>/games/<number:number>/pause/", rounds.round_pause, name="round_pause"),
     path("nights/<number:night_id>/games/<number:number>/resume/", rounds.round_resume, name="round_resume"),
