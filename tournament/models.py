@@ -248,6 +248,9 @@ NIGHT_SETTINGS: tuple[str, ...] = (
 
 # A confirmation code is four digits, never 0xxx (a leading zero is easy to drop on a phone).
 CODE_DIGITS = 4
+# The most players one night takes: the hall nights this is for seat up to some 600, the live pages are measured at
+# 1,000 (bench/full_room.py), and the four-digit confirmation codes run out at 9,000.
+MAX_PLAYERS = 2000
 
 
 class EntryManager(models.Manager):

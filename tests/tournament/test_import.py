@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import unescape
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -103,3 +104,26 @@ def test_a_file_far_too_big_for_a_list_of_players_is_refused_beside_the_field(or
     body = answer.content.decode()
     assert answer.status_code == 200 and "This file is 1.2 MB: a list of players is far smaller" in body
     assert night.entries.count() == 0
+
+
+def test_a_file_of_more_players_than_a_night_takes_is_refused_before_its_preview(organizer_client, night):
+    # 2,001 lines in well under the size cap: the club's whole history, say. Refused beside the field, no preview
+    # drawn (it would be thousands of rows), and the confirm step refuses the same list just as plainly.
+    url = reverse("tournament:player_import", args=[night.pk])
+    text = "".join(f"Player Number{i:05d},{i}\n" for i in range(2001))
+    answer = organizer_client.post(url, {"file": SimpleUploadedFile("all.csv", text.encode())})
+    body = answer.content.decode()
+    assert answer.status_code == 200 and "A night takes at most 2,000 players" in body
+    assert "Player Number00001" not in body  # no preview
+    answer = organizer_client.post(url, {"csv_text": text, "confirm": "1"})
+    assert "A night takes at most 2,000 players: this one has 0, and the list adds 2,001" in answer.content.decode()
+    assert night.entries.count() == 0
+
+
+def test_a_list_that_would_take_the_night_past_its_most_players_adds_nobody(night):
+    services.players_register(night=night, names=[f"Player {i}" for i in range(1990)])
+    with pytest.raises(ValidationError, match="this one has 1,990, and the list adds 11"):
+        services.players_register(night=night, names=[f"Late {i}" for i in range(11)])
+    assert night.entries.count() == 1990
+    services.players_register(night=night, names=[f"Late {i}" for i in range(10)])  # exactly the most
+    assert night.entries.count() == 2000

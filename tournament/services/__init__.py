@@ -14,6 +14,7 @@ from .players import (
     players_add_from_roster,
     players_import,
     players_register,
+    room_for,
 )
 from .seating import (
     entry_set_number,
@@ -41,6 +42,7 @@ __all__ = [
     "players_add_from_roster",
     "players_import",
     "players_register",
+    "room_for",
     "round_seat_next",
     "round_tables",
     "scoring_game",

@@ -7,9 +7,20 @@ from collections.abc import Iterable, Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ..models import NAME_LENGTH, Entry, Night, Player
+from ..models import MAX_PLAYERS, NAME_LENGTH, Entry, Night, Player
 from .nights import clean_name, lock_night, require_open, require_setup
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
+
+
+def room_for(here: int, adding: int, field: str) -> None:
+    """Refuse a list that would take a night of `here` players past the most a night takes."""
+    if here + adding > MAX_PLAYERS:
+        raise ValidationError(
+            {
+                field: f"A night takes at most {MAX_PLAYERS:,} players: this one has {here:,}, and the list adds "
+                f"{adding:,}. Nobody was added."
+            }
+        )
 
 
 @transaction.atomic
@@ -50,6 +61,7 @@ def players_register(
         if len(lines) > 1:
             refusals.append("Nobody was added: take out or change the lines above, then add the list again.")
         raise ValidationError({"names": refusals})
+    room_for(len(registered), len(lines), "names")
     cleaned = [name for _, name in lines]
     keys = [Player.key_for(name) for name in cleaned]
     known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
@@ -71,6 +83,7 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
     already = [e.player.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
     if already:
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
+    room_for(Entry.objects.filter(night=night).count(), len(players), "players")
     offset = bye_floor(night)
     entries = Entry.objects.enter(night, players, bye_offset=offset)
     number_new_entries(night, entries, "players")

@@ -149,6 +149,12 @@ def player_import(request, night_id: int):
             form.add_error("file", "This file is not text (UTF-8): save the spreadsheet as CSV UTF-8.")
             return TemplateResponse(request, "tournament/player_import.html", {"night": night, "form": form})
     lines = parse_players_csv(text)
+    try:  # a file of the club's whole history is refused before its preview is drawn
+        services.room_for(night.entries.count(), len(lines), "file")
+    except ValidationError as error:
+        form = ImportForm()
+        form.errors["file"] = form.error_class(error.messages)
+        return TemplateResponse(request, "tournament/player_import.html", {"night": night, "form": form})
     rows = services.import_preview(night, lines)
     errors: list[str] = []
     if request.POST.get("confirm") == "1":
