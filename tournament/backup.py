@@ -32,6 +32,7 @@ from scoring.services import MAX_HANDS_FACTOR, result_extras_refresh
 from .engine import rotation
 from .models import (
     CODE_DIGITS,
+    MAX_PLAYERS,
     NAME_LENGTH,
     NIGHT_SETTINGS,
     Bye,
@@ -575,6 +576,8 @@ def _check_night(info: Any) -> Night:
 
 def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
     """Each player and their entry in the night; the places the messages name them by, by key."""
+    if len(rows) > MAX_PLAYERS:
+        raise _fail("This backup", f"it has {len(rows):,} players; a night takes at most {MAX_PLAYERS:,}.")
     numbered = night.chart["players"] if night.chart else 0
     places: dict[str, str] = {}
     cards: list[tuple[int, str]] = []

@@ -336,3 +336,10 @@ def test_real_nights_of_every_kind_still_restore_to_the_same_file(kind):
     raw = backup.night_backup_bytes(night)
     Night.objects.filter(pk=night.pk).delete()
     assert backup.night_backup_bytes(backup.night_restore(raw=raw)) == raw
+
+
+def test_more_players_than_a_night_takes_is_refused(monkeypatch):
+    # Past the most a night takes, the restore would hand out confirmation codes until they ran out (9,000).
+    data = exported()
+    monkeypatch.setattr(backup, "MAX_PLAYERS", len(data["players"]) - 1)
+    refused(signed(data), f"it has {len(data['players'])} players; a night takes at most {len(data['players']) - 1}")
