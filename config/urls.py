@@ -15,5 +15,6 @@ urlpatterns = [
     path("", include("tournament.urls")),
 ]
 
+handler400 = "tournament.views.errors.bad_request"
 handler404 = "tournament.views.errors.not_found"
 handler403 = "tournament.views.errors.forbidden"

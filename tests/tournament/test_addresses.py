@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
 
@@ -25,3 +26,19 @@ def test_a_made_up_number_is_not_found(organizer_client, night, path):
     response = organizer_client.get(path.format(night=night.pk))
     assert response.status_code == 404
     assert "Nothing here" in response.content.decode()
+
+
+def test_a_paste_past_the_form_limit_says_so_and_saves_nothing(organizer_client, night):
+    # 3 MB of names pasted into the box: past Django's 2.5 MB limit on a form, which it refuses unread (#22).
+    names = "\n".join(f"Player {i:07d}" for i in range(200_000))
+    response = organizer_client.post(reverse("tournament:player_paste", args=[night.pk]), {"names": names})
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "The page sent more than the app takes at once (2.6 MB). Nothing was saved." in body
+    assert night.entries.count() == 0
+
+
+def test_a_form_of_too_many_fields_says_so(organizer_client, night):
+    fields = {f"f{i}": "x" for i in range(1100)}
+    response = organizer_client.post(reverse("tournament:player_paste", args=[night.pk]), fields)
+    assert response.status_code == 400 and "(1,000 fields)" in response.content.decode()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from django.template.response import TemplateResponse
 
@@ -20,3 +22,14 @@ def forbidden(request, exception: Exception):
     user = request.user
     nights = list(user.kept_nights.all()) if user.is_authenticated else []
     return TemplateResponse(request, "403.html", {"kept_nights": nights}, status=403)
+
+
+def bad_request(request, exception: Exception):
+    """A request Django would not read: a paste or form past its size limits says so, never a bare status line."""
+    too_big = isinstance(exception, RequestDataTooBig | TooManyFieldsSent)
+    limit = (
+        f"{settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
+        if isinstance(exception, TooManyFieldsSent)
+        else f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1_000_000:.1f} MB"
+    )
+    return TemplateResponse(request, "400.html", {"too_big": too_big, "limit": limit}, status=400)
