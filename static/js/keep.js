@@ -64,13 +64,40 @@
     });
   }
 
+  // Any other form sent by htmx whose answer is an error would otherwise change nothing on the page: say why
+  // above the form, in the words of the server's own error page where it has them.
+  function refused(form, xhr, fallback) {
+    var words = "";
+    if (xhr && xhr.responseText) {
+      var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      var big = page.querySelector("main .big, .card .big");
+      words = big ? big.textContent.trim() : "";
+    }
+    if (!words) {
+      words = fallback || xhr && xhr.status === 429 ? "Too many requests: wait a minute, then try again." :
+        "Not saved: the server had a problem" + (xhr && xhr.status ? " (" + xhr.status + ")" : "") + ". Try again.";
+    }
+    var el = form.querySelector(":scope > .answer-error");
+    if (!el) {
+      el = document.createElement("p");
+      el.className = "error answer-error";
+      el.setAttribute("role", "alert");
+      form.insertBefore(el, form.firstChild);
+    }
+    el.textContent = words;
+  }
+
   document.addEventListener("htmx:sendError", function (event) {
-    var form = event.detail.elt.closest && event.detail.elt.closest("form[data-keep]");
+    var elt = event.detail.elt;
+    var form = elt.closest && elt.closest("form[data-keep]");
     if (form) status(form, "Not sent: no connection. Your score is kept here: press Save again.", true);
+    else if ((form = elt.closest && elt.closest("form"))) refused(form, null, "Not sent: no connection. Try again.");
   });
   document.addEventListener("htmx:responseError", function (event) {
-    var form = event.detail.elt.closest && event.detail.elt.closest("form[data-keep]");
+    var elt = event.detail.elt;
+    var form = elt.closest && elt.closest("form[data-keep]");
     if (form) status(form, "Not saved: the server had a problem. Your score is kept here: try again.", true);
+    else if ((form = elt.closest && elt.closest("form"))) refused(form, event.detail.xhr);
   });
   document.addEventListener("htmx:afterSwap", function (event) { wire(event.detail.target.parentNode || document); });
   document.addEventListener("DOMContentLoaded", function () { wire(document); });

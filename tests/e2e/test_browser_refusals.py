@@ -1,0 +1,32 @@
+"""A form sent by htmx that the server refuses whole (an error page, not the form again) still says why on the page:
+without it, htmx swaps nothing in and the organizer sees a button that did nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_paste_past_the_form_limit_says_why_above_the_box(live_server, browser, django_user_model):
+    from tournament import services
+
+    django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
+    night = services.night_create(name="Paste night")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/")
+    page.fill("#id_username", "organizer")
+    page.fill("#id_password", "euchre-night-1")
+    page.click("button.primary")
+    # 200,000 names (about 2.9 MB): past the 2.5 MB Django reads of one form.
+    page.evaluate(
+        "() => { document.querySelector('#id_names').value ="
+        " Array.from({length: 200000}, (_, i) => 'Player ' + i).join('\\n'); }"
+    )
+    page.click("text=Add everyone")
+    alert = page.wait_for_selector("form .answer-error")
+    page.screenshot(path=str(ARTIFACTS / "refused-paste.png"))
+    assert alert.text_content() == "The page sent more than the app takes at once (2.6 MB). Nothing was saved."
+    assert night.entries.count() == 0
