@@ -151,6 +151,7 @@ def run() -> int:
                 if len(restarts) > 5:
                     raise RuntimeError(f"the {name} keeps stopping")
                 say(f"the {name} stopped on its own (exit code {child.returncode}); starting it again")
+                note_restart(var, name, child.returncode)
                 _stop(child)  # what is left of it (a server's other processes)
                 children[name] = _start(commands[name], env)
     except KeyboardInterrupt:
@@ -166,6 +167,24 @@ def run() -> int:
         except subprocess.TimeoutExpired:
             _stop(child, kill=True)
     return 0
+
+
+# Each time the run command starts a process again, one line here (the time, what, its exit code): the organizer's
+# page shows the last hours' (tournament.selectors.supervision reads it).
+RESTARTS = "restarts.log"
+
+
+def note_restart(var: Path, name: str, code: int | None) -> None:
+    import datetime as dt
+
+    moment = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    path = var / RESTARTS
+    with path.open("a+b") as log:
+        cut = False
+        if log.tell() > 0:  # the last line whole? A power cut may have left half of one
+            log.seek(-1, os.SEEK_END)
+            cut = log.read(1) != b"\n"
+        log.write(("\n" if cut else "").encode() + f"{moment}\t{name}\t{code}\n".encode())
 
 
 def keep_private(var: Path) -> None:

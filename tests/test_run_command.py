@@ -96,6 +96,7 @@ def test_a_killed_worker_is_started_again_and_the_pages_never_stop(tmp_path):
         assert again is not None and again != worker, (tmp_path / "run.log").read_text()[-2000:]
         assert set(seen) == {200}  # the public page answered all the while
         assert "the worker stopped on its own" in (tmp_path / "run.log").read_text()
+        assert "\tworker\t-9\n" in (tmp_path / "restarts.log").read_text()  # for the organizer's page
         # A server process killed: granian starts another, and the page still answers.
         server_processes = [pid for pid, line in descendants(run.pid).items() if "granian" in line]
         os.kill(max(server_processes), signal.SIGKILL)

@@ -2,7 +2,7 @@
 
 One module a concern: `night` (the night's pages, seats and clock), `standings` (the bulk loader, tallies and
 standings), `tables` (a table's game, the keeper's desk), `record` (the night as plain data), `phones` (every
-player's own page, read once a move) and `seasons`.
+player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
 from .night import (
@@ -60,6 +60,7 @@ from .standings import (
     read_nights,
     standings_of,
 )
+from .supervision import Restart, recent_restarts
 from .tables import (
     DeskRow,
     DeskState,
@@ -87,6 +88,7 @@ __all__ = [
     "PlayerGame",
     "PlayerNight",
     "PlayerPlace",
+    "Restart",
     "Room",
     "RoomState",
     "RoundView",
@@ -117,6 +119,7 @@ __all__ = [
     "player_by_card_number",
     "players_in_play",
     "read_nights",
+    "recent_restarts",
     "room",
     "roster_not_in",
     "round_byes",

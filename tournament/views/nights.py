@@ -41,7 +41,7 @@ def night_create(request):
 @organizer_required
 def night_detail(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    context = {**night_context(night), "phones": phone_address(request)}
+    context = {**night_context(night), "phones": phone_address(request), "restarts": selectors.recent_restarts()}
     return TemplateResponse(request, "tournament/night_detail.html", context)
 
 
