@@ -1,6 +1,6 @@
 """What each live working screen's poll costs, in process: the table's phone, the keeper's desk, the night page.
 
-Run from the project root:  .venv/bin/python bench/live_screens.py [--players 100 1000] [--repeat 30]
+Run from the project root:  .venv/bin/python bench/live_screens.py [--players 100 1000] [--repeat 30] [--hosted]
 
 For each room size it prepares a night on a throwaway SQLite database (game 1 being played, a score in at every
 other table), then asks each poll as the pages do, with the stamp they were drawn from: "nothing new" (the 204
@@ -196,10 +196,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--hosted", action="store_true", help="PostgreSQL and the Redis cache (on this machine)")
     args = parser.parse_args()
     var = tempfile.mkdtemp(prefix="headtable-bench-")
     os.environ.update(HEADTABLE_VAR_DIR=var, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0")
     os.environ.pop("DATABASE_URL", None)
+    if args.hosted:  # a fresh database of its own, kept connections as hosted sets them (README)
+        import subprocess
+
+        psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c"]
+        subprocess.run([*psql, "drop database if exists headtable_screens"], check=True, capture_output=True)
+        subprocess.run([*psql, "create database headtable_screens"], check=True)
+        os.environ.update(
+            DATABASE_URL="postgres://postgres@127.0.0.1:5432/headtable_screens",
+            CACHE_URL="redis://127.0.0.1:6379/12",
+            DATABASE_CONN_MAX_AGE="60",
+        )
     import django
 
     django.setup()

@@ -495,3 +495,19 @@ def test_a_phone_is_asked_about_an_unusual_total_and_the_confirmation_needs_no_s
     confirm = reverse("scoring:link_confirm", args=[link.token])
     client.post(confirm, {"draft": "1", "game": "1", "code": code_at(playing, 2, "E")}, **HTMX)
     assert (TableResult.objects.get(table=2).ns_points, TableResult.objects.get(table=2).status) == (30, "final")
+
+
+def test_a_links_count_is_the_caches_own_integer_and_lasts_a_minute(client, playing):
+    # Counted in one round trip when the cache is Redis (hosted): the count still reads back through Django's
+    # cache as a number, and the bucket expires within the minute it counts.
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    link = link_for(playing, 1)
+    client.get(reverse("scoring:table_link", args=[link.token]))
+    client.get(reverse("scoring:table_link", args=[link.token]))
+    limits = caches["limits"]
+    assert limits.get(f"table-link:{link.pk}") == 2
+    if isinstance(limits, RedisCache):
+        key = limits.make_and_validate_key(f"table-link:{link.pk}")
+        assert 0 < limits._cache.get_client(key).ttl(key) <= 60

@@ -285,9 +285,12 @@ def night_stamp(night_id: int, *, moved: bool = True) -> str | None:
     return None if row is None else stamp_of(row[0])
 
 
-def stamp_of(moment: dt.datetime) -> str:
+def stamp_of(moment: dt.datetime | str) -> str:
     """A stored moment as a page's stamp: what `f"{night.moved_at.timestamp():.6f}"` gives for the same value
-    (a raw SQLite read gives it without its time zone, which is UTC)."""
+    (a raw SQLite read gives it without its time zone, which is UTC, and as text where SQLite cannot tell the
+    column's type, from a subquery)."""
+    if isinstance(moment, str):
+        moment = dt.datetime.fromisoformat(moment)
     aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
     return f"{aware.timestamp():.6f}"
 

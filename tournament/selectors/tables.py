@@ -10,9 +10,9 @@ from django.db import connection, models
 from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE
-from tournament.models import Round
+from tournament.models import Night, Round
 
-from .night import night_stamp
+from .night import stamp_of
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,8 @@ class TableGame:
 # A phone's poll asks this every few seconds: one plain statement, not three ORM queries (whose building cost more
 # than the database's answer). It reads nothing but the table's own rows.
 _TABLE_PARTS = (
-    "SELECT (SELECT version FROM {result} WHERE round_id = %s AND {table} = %s),"
+    "SELECT (SELECT moved_at FROM {night} WHERE id = %s),"
+    " (SELECT version FROM {result} WHERE round_id = %s AND {table} = %s),"
     " (SELECT status FROM {result} WHERE round_id = %s AND {table} = %s),"
     " (SELECT MAX(number) FROM {entry} WHERE round_id = %s AND {table} = %s)"
 )
@@ -83,18 +84,21 @@ def active_link(token: str) -> tuple[int, int, int] | None:
 
 def table_stamp(night_id: int, round_id: int | None, table: int) -> str:
     """What a table's phone page depends on, as one string: the night's moves (seating, start, bell, close), the
-    game it shows, the table's result (each hand, "Game over") and its entries (a draft, a confirmation). Two
-    statements; the phone's poll compares it with the stamp its page was drawn from."""
-    moved = night_stamp(night_id)
-    if moved is None:
-        return ""
+    game it shows, the table's result (each hand, "Game over") and its entries (a draft, a confirmation). One
+    statement (each of a hall's table phones asks it every few seconds: hosted, every statement is a round trip);
+    the phone's poll compares it with the stamp its page was drawn from."""
     sql = _TABLE_PARTS.format(
-        result=TableResult._meta.db_table, entry=Submission._meta.db_table, table=connection.ops.quote_name("table")
+        night=Night._meta.db_table,
+        result=TableResult._meta.db_table,
+        entry=Submission._meta.db_table,
+        table=connection.ops.quote_name("table"),
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [round_id or 0, table] * 3)
-        version, status, entry = cursor.fetchone()
-    return f"{moved}:{round_id or 0}:{version or 0}{status or ''}:{entry or 0}"
+        cursor.execute(sql, [night_id, *[round_id or 0, table] * 3])
+        moved, version, status, entry = cursor.fetchone()
+    if moved is None:
+        return ""
+    return f"{stamp_of(moved)}:{round_id or 0}:{version or 0}{status or ''}:{entry or 0}"
 
 
 def stamp_round(stamp: str | None) -> int | None:
