@@ -3,11 +3,14 @@
 "high:<category>" is the high score among the players of a category the organizer gives players (for example
 high:lady and high:man).
 
-Prizes are handed out in the organizer's order. Places (high, second, third) go to the groups of players level
-on the whole tie-break chain, in rank order; the low score to the last group among those who played the most
-games ("low_all": among everyone); most loners and the high single game to the best on that count (at least one).
-Level players share a prize and the sheet shows it as a tie. With "one prize each", a player who has a prize is
-passed over for the later ones and the next in line gets them.
+Prizes are handed out in the organizer's order. The night's first place is the first group of the standings
+(players level on the whole tie-break chain): on a night ranked by games won (winners-stay) that is the champion,
+and "high" is then the high score, the most points, apart from it; on a night ranked by points (or by average)
+"high" is the first place, and "champion" the most games won, apart from it. Either prize goes to the best placed
+of the players level on its count. Second and third are the next groups in rank order; the low score goes to the
+last group among those who played the most games ("low_all": among everyone); most loners and the high single
+game to the best on that count (at least one). Level players share a prize and the sheet shows it as a tie. With
+"one prize each", a player who has a prize is passed over for the later ones and the next in line gets them.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from .standings import Standing
 
 PRIZES: dict[str, str] = {
+    "champion": "Champion (most games won)",
     "high": "High score",
     "second": "Second",
     "third": "Third",
@@ -56,6 +60,19 @@ def _count(key: str, standing: Standing) -> int:
     return standing.totals.loners_made if key == "loners" else standing.totals.best_game
 
 
+def _best_on(groups: list[list[Standing]], count) -> list[Standing]:
+    """The best placed group among the players with the most of `count` (groups: in rank order, already free)."""
+    most = max((count(s) for group in groups for s in group), default=None)
+    return next(
+        ([s for s in group if count(s) == most] for group in groups if any(count(s) == most for s in group)), []
+    )
+
+
+def _won(standing: Standing) -> str:
+    wins = standing.totals.wins
+    return f"{wins} game{'s' if wins != 1 else ''} won, {standing.totals.total} points"
+
+
 def valid_prize(key: str) -> bool:
     """A prize key: one of PRIZES, or "high:<category>" for the high score within a category of players."""
     return key in PRIZES or (key.startswith("high:") and len(key) > 5)
@@ -67,13 +84,15 @@ def award(
     *,
     one_each: bool = True,
     categories: Mapping[int, str] | None = None,
+    ranked_by: str = "total",
 ) -> list[Award]:
+    """The prize table. `ranked_by` is the first link of the night's chain: "wins" makes the champion the first
+    place and the high score a prize of its own (the most points)."""
     unknown = [key for key in prizes if not valid_prize(key)]
     if unknown:
         raise ValueError(f"Unknown prizes: {', '.join(unknown)}.")
     categories = categories or {}
     taken: set[int] = set()
-    awarded_places = 0
     results: list[Award] = []
 
     def free(group: list[Standing]) -> list[Standing]:
@@ -82,14 +101,28 @@ def award(
     for key in prizes:
         winners: list[Standing] = []
         value = ""
-        if key in PLACES:
+        first = "champion" if ranked_by == "wins" else "high"
+        if key in ("champion", "high") and key != first:  # a prize of its own, not a place
+            groups = [group for group in map(free, _groups(standings)) if group]
+            if key == "champion":
+                winners = _best_on(groups, lambda s: s.totals.wins)
+                value = _won(winners[0]) if winners else ""
+            else:
+                winners = _best_on(groups, lambda s: s.totals.total)
+                value = f"{winners[0].totals.total} points" if winners else ""
+        elif key in (*PLACES, "champion"):
             groups = _groups(standings)
+            place = 0 if key in ("champion", "high") else PLACES.index(key)
             if one_each:  # the best players without a prize yet
                 winners = next((group for group in map(free, groups) if group), [])
-            elif awarded_places < len(groups):  # the k-th group, whatever else they won
-                winners = groups[awarded_places]
-            awarded_places += 1
-            value = f"{winners[0].totals.total} points" if winners else ""
+            elif place < len(groups):  # the place's group, whatever else they won
+                winners = groups[place]
+            if not winners:
+                value = ""
+            elif key == "champion" or ranked_by == "wins":  # places by games won say so
+                value = _won(winners[0])
+            else:
+                value = f"{winners[0].totals.total} points"
         elif key.startswith("high:"):
             category = key[5:].casefold()
             for group in _groups(standings):

@@ -57,6 +57,12 @@ class Player(models.Model):
         return names.clean(name).casefold()
 
 
+# The prize table a night starts with; a winners-stay night, ranked by games won, crowns a champion first and
+# gives the high score (the most points) apart.
+DEFAULT_PRIZES = "high,second,third,low,loners"
+WINNERS_STAY_PRIZES = "champion,second,third,high,low,loners"
+
+
 class Night(models.Model):
     class Movement(models.TextChoices):
         PROGRESSIVE = "progressive", "Progressive (head/tail, partners split)"
@@ -120,9 +126,10 @@ class Night(models.Model):
     prizes = models.CharField(
         "prizes, in order",
         max_length=80,
-        default="high,second,third,low,loners",
-        help_text="Comma-separated, from: high, second, third, low, loners, high_game, and high:<category> "
-        "for the best of a group of players (e.g. high:lady, high:man).",
+        default=DEFAULT_PRIZES,
+        help_text="Comma-separated, from: champion (most games won), high (most points), second, third, low, "
+        "loners, high_game, and high:<category> for the best of a group of players (e.g. high:lady, high:man). "
+        f"Left as it is on a winners-stay night: {WINNERS_STAY_PRIZES}.",
     )
     one_prize_each = models.BooleanField("nobody takes two prizes", default=True)
     games = models.PositiveSmallIntegerField(

@@ -120,3 +120,48 @@ def test_the_low_score_goes_to_a_player_who_played_every_game_unless_the_night_s
 def test_a_bye_reads_as_a_bye():
     totals = PlayerTotals(player=1, per_round={1: 0, 2: 6, 3: 4}, bye_rounds={1, 3})
     assert [totals.game_cell(n) for n in (1, 2, 3, 4)] == ["bye", "6", "bye +4", "–"]
+
+
+WINS_FIRST = chain_from(["wins", "total", "conceded"])
+
+
+def test_on_a_night_ranked_by_wins_the_champion_and_the_high_score_are_different_prizes():
+    # Player 1 won the most games; player 3 has the most points. (player, total, wins, loners, best game)
+    rows = night((1, 46, 5, 0, 10), (2, 44, 4, 0, 9), (3, 48, 3, 1, 12), (4, 30, 1, 0, 6))
+    awards = award(rank(rows, WINS_FIRST), ["champion", "second", "third", "high"], ranked_by="wins")
+    assert winners(awards) == {"champion": (1,), "second": (2,), "third": (3,), "high": (4,)}  # one prize each
+    assert awards[0].label == "Champion (most games won)" and awards[0].value == "5 games won, 46 points"
+    awards = award(rank(rows, WINS_FIRST), ["champion", "high", "second"], ranked_by="wins")
+    assert winners(awards) == {"champion": (1,), "high": (3,), "second": (2,)}
+    assert awards[1].label == "High score" and awards[1].value == "48 points"
+    # Without one prize each the places are the standings' places, and the high score the most points.
+    awards = award(rank(rows, WINS_FIRST), ["high", "second", "third"], one_each=False, ranked_by="wins")
+    assert winners(awards) == {"high": (3,), "second": (2,), "third": (3,)}
+
+
+def test_on_a_night_ranked_by_points_high_is_first_place_and_the_champion_the_most_wins():
+    rows = night((1, 46, 5, 0, 10), (2, 44, 6, 0, 9), (3, 48, 3, 1, 12), (4, 30, 6, 0, 6))
+    awards = award(rank(rows), ["high", "second", "champion"])
+    # 3 has the most points (first place); 2 and 4 won six games each, 2 placed higher (44 points to 30).
+    assert winners(awards) == {"high": (3,), "second": (1,), "champion": (2,)}
+    assert awards[2].value == "6 games won, 44 points"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(st.tuples(st.integers(0, 90), st.integers(0, 10)), min_size=2, max_size=12),
+    one_each=st.booleans(),
+)
+def test_the_champion_has_the_most_wins_and_the_high_score_the_most_points(rows, one_each):
+    totals = night(*((p, t, w, 0, 1) for p, (t, w) in enumerate(rows, start=1)))
+    ranked = rank(totals, WINS_FIRST)
+    for prizes in (["champion", "high"], ["high", "champion"]):
+        got = {a.key: a for a in award(ranked, prizes, one_each=one_each, ranked_by="wins")}
+        by_player = {t.player: t for t in totals}
+        taken = set(got[prizes[0]].winners) if one_each else set()
+        for key, count in (("champion", lambda t: t.wins), ("high", lambda t: t.total)):
+            pool = [t for t in totals if key == prizes[0] or t.player not in taken]
+            if not pool:
+                continue
+            most = max(count(t) for t in pool)
+            assert got[key].winners and all(count(by_player[p]) == most for p in got[key].winners)

@@ -78,6 +78,13 @@ class NightStandings:
         """Ranked by average per game first: the standings then show each player's average."""
         return self.ranked_by_key == "average"
 
+    @property
+    def champions(self) -> list[StandingRow]:
+        """On a night ranked by games won, its first place (the room display names them above the high score)."""
+        if self.ranked_by_key != "wins" or not self.rounds_closed:
+            return []
+        return [row for row in self.rows if row.rank_label.lstrip("=") == "1"]
+
 
 @dataclass(frozen=True)
 class AwardRow:
@@ -93,8 +100,13 @@ def _keys(text: str) -> list[str]:
 
 
 def night_chain(night: Night) -> tuple[standings_core.Metric, ...]:
-    """The night's tie-break chain: the organizer's order, or the movement's usual one; a draw last if asked."""
+    """The night's tie-break chain: the organizer's order, or the movement's usual one; a draw last if asked.
+
+    A winners-stay night crowns the player with the most wins: games won come first whatever order the organizer
+    gives the rest."""
     keys = _keys(night.tie_chain)
+    if keys and night.movement == "winners-stay":
+        keys = ["wins", *(key for key in keys if key != "wins")]
     if not keys:
         if night.movement == "winners-stay":
             keys = [m.key for m in standings_core.WINS_FIRST]
@@ -494,7 +506,11 @@ def standings_of(rows: NightRows) -> NightStandings:
         [
             AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie, a.winners)
             for a in prizes.award(
-                ranked, _keys(night.prizes), one_each=night.one_prize_each, categories=rows.categories
+                ranked,
+                _keys(night.prizes),
+                one_each=night.one_prize_each,
+                categories=rows.categories,
+                ranked_by=chain[0].key,
             )
             if a.winners
         ]

@@ -17,7 +17,7 @@ from scoring.models import TableResult
 from scoring.rules import PRESETS, STANDARD, Ruleset, ScoringError
 from scoring.seats import HEAD_TABLE
 
-from ..models import NIGHT_SETTINGS, Night, Round
+from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, Night, Round
 
 
 def clean_name(name: str) -> str:
@@ -39,6 +39,8 @@ def night_create(*, created_by=None, **settings: Any) -> Night:
     night.date = night.date or timezone.localdate()
     night.venue = night.venue.strip()
     night.rules = PRESETS.get(night.scoring, STANDARD).as_dict()
+    if night.movement == Night.Movement.WINNERS_STAY and night.prizes == DEFAULT_PRIZES:
+        night.prizes = WINNERS_STAY_PRIZES  # the champion first, the high score apart (README)
     night.full_clean()
     night.save()
     return night

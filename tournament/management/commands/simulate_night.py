@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from scoring import rules
 from tournament.models import Night
 from tournament.rehearsal import simulate
-from tournament.selectors import night_record
+from tournament.selectors import night_record, night_standings
 
 
 def _game_counts(values: list[str]) -> dict[int, int]:
@@ -64,4 +64,6 @@ class Command(BaseCommand):
         top = record["standings"][0] if record["standings"] else None
         self.stdout.write(f"Played night {night.pk}: {wanted['players']} players, {wanted['rounds']} games.")
         if top:
-            self.stdout.write(f"Leader: player {top['player']} with {top['total']} points.")
+            self.stdout.write(f"Leader: player {top['player']} with {top['total']} points, {top['wins']} games won.")
+        for prize in night_standings(night).awards:
+            self.stdout.write(f"{prize.prize}: {', '.join(prize.names)} ({prize.value}){' (tie)' if prize.tie else ''}")
