@@ -119,9 +119,12 @@ def _interrupt(signum, frame):
 
 
 def run() -> int:
-    # Ctrl-C and a plain `kill` both stop the night cleanly, even when started from a script that ignores SIGINT.
+    # Ctrl-C, a plain `kill` and closing the terminal window (SIGHUP) all stop the night cleanly, even when started
+    # from a script that ignores SIGINT; the children, in process groups of their own, would not hear the hang-up.
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, _interrupt)
     ensure_venv("requirements.txt")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     var = Path(env.get("HEADTABLE_VAR_DIR", VAR))  # the night's files, beat's schedule included
@@ -200,9 +203,24 @@ def keep_private(var: Path) -> None:
         path.chmod(0o700 if path.is_dir() else 0o600)
 
 
+def _end_with_parent() -> None:
+    """In the child, before it runs (Linux): if the run command itself is killed outright (SIGKILL, out of memory),
+    the child is sent SIGTERM, so no server is left holding the port for the next start."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def _start(command: list[str], env: dict[str, str]) -> subprocess.Popen:
     """A child in a process group of its own (POSIX), so that its own processes (the server's workers) stop with it."""
-    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=os.name != "nt")
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        start_new_session=os.name != "nt",
+        preexec_fn=_end_with_parent if sys.platform.startswith("linux") else None,
+    )
 
 
 def _stop(child: subprocess.Popen, *, kill: bool = False) -> None:

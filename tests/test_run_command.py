@@ -113,3 +113,37 @@ def test_a_killed_worker_is_started_again_and_the_pages_never_stop(tmp_path):
     left = [pid for pid in everyone if Path(f"/proc/{pid}").exists()]
     assert not left, "processes left behind after the night was stopped"
     assert answers(page) == 0  # nothing answers on the port any more
+
+
+def _started(env, port: int, night: str, log) -> tuple[subprocess.Popen, set[int]]:
+    run = subprocess.Popen([sys.executable, "headtable.py", "run"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    page = f"http://127.0.0.1:{port}/public/nights/{night}/"
+    deadline = time.monotonic() + 120
+    while answers(page) != 200 or worker_of(run.pid) is None:
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.5)
+    return run, set(descendants(run.pid))
+
+
+def _all_gone(pids: set[int], seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in pids):
+        time.sleep(0.2)
+    return not any(Path(f"/proc/{pid}").exists() for pid in pids)
+
+
+def test_closing_the_window_or_killing_the_run_command_leaves_no_server_behind(tmp_path):
+    # Closing the terminal sends the run command SIGHUP, which its children (in groups of their own) never hear;
+    # SIGKILL gives it no chance to stop them at all. Either way the next start must find the port free.
+    env = isolated_env(tmp_path, "headtable_orphans")
+    night = django_shell(env, SETUP).split()[-1]
+    port = free_port()
+    env = {**env, "PORT": str(port), "HEADTABLE_ORGANIZER_PASSWORD": "not-printed-here", "PYTHONUNBUFFERED": "1"}
+    with (tmp_path / "run.log").open("w") as log:
+        for how in (signal.SIGHUP, signal.SIGKILL):
+            run, children = _started(env, port, night, log)
+            assert children
+            run.send_signal(how)
+            run.wait(timeout=40)
+            assert _all_gone(children), f"processes left after {how.name}"
+            assert answers(f"http://127.0.0.1:{port}/public/nights/{night}/") == 0
