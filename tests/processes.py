@@ -7,9 +7,13 @@ fresh PostgreSQL database on the same server and the Redis broker (hosted).
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+from headtable import server_command
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTED = os.environ.get("DATABASE_URL", "").startswith("postgres")
@@ -39,3 +43,28 @@ def django_shell(env: dict[str, str], code: str) -> str:
         capture_output=True,
     )
     return out.stdout.decode().strip()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
+    """The venue's web server as the run command starts it, on loopback, once it takes connections."""
+    server = subprocess.Popen(
+        server_command(sys.executable, str(port), host="127.0.0.1"),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its worker processes with it, so that all of it can be killed at once
+    )
+    for _ in range(50):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("the server did not start")

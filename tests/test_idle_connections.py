@@ -10,14 +10,12 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 
-from headtable import more_open_files, server_command
-from tests.processes import ROOT, django_shell, isolated_env
-from tests.test_run_command import SETUP, answers, free_port
+from headtable import more_open_files
+from tests.processes import django_shell, free_port, isolated_env, start_server
+from tests.test_run_command import SETUP, answers
 
 HELD = 500
 
@@ -28,14 +26,7 @@ def test_idle_and_half_sent_connections_do_not_starve_a_phone(tmp_path):
     night = django_shell(env, SETUP).split()[-1]
     port = free_port()
     env = {**env, "DJANGO_DEBUG": "0"}
-    server = subprocess.Popen(
-        server_command(sys.executable, str(port), host="127.0.0.1"),
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    server = start_server(env, port)
     page = f"http://127.0.0.1:{port}/public/nights/{night}/"
     held: list[socket.socket] = []
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,7 +12,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.processes import ROOT, django_shell, isolated_env
+from tests.processes import ROOT, django_shell, free_port, isolated_env
 
 SETUP = """
 from tournament import services
@@ -22,12 +21,6 @@ services.players_register(night=night, names=[f"Player {n}" for n in range(1, 9)
 services.night_draw(night=night, seed=1)
 print(night.pk)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def answers(url: str) -> int:

@@ -7,15 +7,12 @@ import http.cookiejar
 import os
 import re
 import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
 
-from headtable import server_command
-from tests.processes import ROOT, django_shell, isolated_env
+from tests.processes import django_shell, free_port, isolated_env
+from tests.processes import start_server as start
 
 SETUP = """
 from tournament import game, services
@@ -26,30 +23,6 @@ game.round_start(round_=services.night_draw(night=night, seed=1))
 links = table_links_ensure(night=night)
 print(night.pk, links[0].token)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start(env, port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        server_command(sys.executable, str(port), host="127.0.0.1"),
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # its worker processes with it, so that all of it can be killed at once
-    )
-    for _ in range(50):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("the server did not start")
 
 
 def gone(group: int) -> None:
