@@ -89,6 +89,9 @@ MIDDLEWARE = [
 # its page to wait this many seconds more before the next (config.middleware.LoadMiddleware).
 POLL_BUSY_REQUESTS = int(os.environ.get("HEADTABLE_POLL_BUSY_REQUESTS", "6"))
 POLL_BACK_OFF_SECONDS = int(os.environ.get("HEADTABLE_POLL_BACK_OFF_SECONDS", "5"))
+# A poll that arrives while a score (any POST) is being saved in the same process waits up to this long for it to
+# finish, so that the saving thread has Python's lock to itself rather than sharing it with a wave of polls.
+POLL_YIELD_SECONDS = int(os.environ.get("HEADTABLE_POLL_YIELD_MS", "200")) / 1000
 
 ROOT_URLCONF = "config.urls"
 FORM_RENDERER = "config.forms.FastWidgets"  # Django's, with the plain boxes drawn in Python (see there)

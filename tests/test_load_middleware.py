@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.http import HttpResponse
@@ -78,3 +79,48 @@ def test_a_real_poll_through_the_whole_stack_carries_the_advice(client, settings
     display = reverse("tournament:room_display", args=[night.pk])
     assert client.get(display, {"since": "old"}, **HTMX)["X-Poll-After"] == str(settings.POLL_BACK_OFF_SECONDS)
     assert "X-Poll-After" not in client.get(display)
+
+
+def test_a_poll_gives_way_to_a_score_being_saved_for_a_moment_at_most(settings):
+    # While a POST is under way in the process, a poll that arrives waits for it (so the score has Python's lock to
+    # itself) for at most POLL_YIELD_SECONDS; a page opened, or another POST, never waits.
+    settings.POLL_YIELD_SECONDS = 0.3
+    saving, saved, calls = threading.Event(), threading.Event(), []
+
+    def view(request):
+        calls.append(request.method + " " + request.path)
+        if request.method == "POST":
+            saving.set()
+            saved.wait(5)
+        return HttpResponse()
+
+    middleware = LoadMiddleware(view)
+    factory = RequestFactory()
+    post = threading.Thread(target=middleware, args=(factory.post("/t/abc/score/"),))
+    post.start()
+    assert saving.wait(5)
+    poll = threading.Thread(target=middleware, args=(factory.get("/t/abc/", {"since": "1:2:3:4"}, **HTMX),))
+    poll.start()
+    time.sleep(0.1)
+    assert calls == ["POST /t/abc/score/"]  # the poll is waiting
+    middleware(factory.get("/t/abc/"))  # a page opened is not
+    other = threading.Thread(target=middleware, args=(factory.post("/t/def/score/"),))
+    other.start()
+    time.sleep(0.05)
+    assert calls == ["POST /t/abc/score/", "GET /t/abc/", "POST /t/def/score/"]  # nor is another score
+    saved.set()  # both saved: the poll goes on at once
+    for thread in (post, other, poll):
+        thread.join(5)
+    assert calls[-1] == "GET /t/abc/" and middleware.writes == 0 and middleware.running == 0
+
+    # A save that takes longer than the yield: the poll waits the yield, then is answered all the same.
+    saving.clear(), saved.clear()
+    post = threading.Thread(target=middleware, args=(factory.post("/t/abc/score/"),))
+    post.start()
+    assert saving.wait(5)
+    started = time.monotonic()
+    middleware(factory.get("/t/abc/", {"since": "1:2:3:4"}, **HTMX))
+    waited = time.monotonic() - started
+    saved.set()
+    post.join(5)
+    assert 0.25 <= waited < 3
