@@ -67,7 +67,7 @@ class TableResult(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["round", "table"]
+        ordering = ["round_id", "table"]
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="result_once_per_table"),
             models.CheckConstraint(condition=models.Q(winner__in=["NS", "EW"]), name="result_winner_valid"),
@@ -100,7 +100,7 @@ class Hand(models.Model):
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["result", "number"]
+        ordering = ["result_id", "number"]
         constraints = [models.UniqueConstraint(fields=["result", "number"], name="hand_number_once_per_game")]
 
     def __str__(self) -> str:
@@ -120,7 +120,7 @@ class TableLink(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["night", "table", "-created_at"]
+        ordering = ["night_id", "table", "-created_at"]
         constraints = [
             models.UniqueConstraint(
                 fields=["night", "table"], condition=models.Q(active=True), name="one_live_link_per_table"
@@ -167,7 +167,7 @@ class Submission(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["round", "table", "number"]
+        ordering = ["round_id", "table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "table", "number"], name="submission_number_once_per_table")
         ]

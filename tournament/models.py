@@ -391,7 +391,7 @@ class Round(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["night", "number"]
+        ordering = ["night_id", "number"]
         constraints = [models.UniqueConstraint(fields=["night", "number"], name="round_number_once_per_night")]
 
     def __str__(self) -> str:
@@ -415,7 +415,7 @@ class RoundEvent(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
 
     class Meta:
-        ordering = ["round", "at", "id"]
+        ordering = ["round_id", "at", "id"]
 
     def __str__(self) -> str:
         return f"{self.round}: {self.action} at {self.at:%H:%M:%S} ({self.cause})"
@@ -445,7 +445,7 @@ class CodeMiss(models.Model):
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["round", "table", "at"]
+        ordering = ["round_id", "table", "at"]
 
     def __str__(self) -> str:
         return f"A wrong code at table {self.table} in {self.round}"
@@ -460,7 +460,7 @@ class Bye(models.Model):
     partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
-        ordering = ["round", "player"]
+        ordering = ["round_id", "player"]
         constraints = [models.UniqueConstraint(fields=["round", "player"], name="bye_once_per_round")]
 
     def __str__(self) -> str:
@@ -474,7 +474,7 @@ class Seating(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
 
     class Meta:
-        ordering = ["round", "table", "seat"]
+        ordering = ["round_id", "table", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["round", "player"], name="seating_one_seat_per_player"),
             models.UniqueConstraint(fields=["round", "table", "seat"], name="seating_one_player_per_seat"),
