@@ -31,3 +31,35 @@ def test_there_is_no_password_reset_to_point_elsewhere(client):
         reverse("password_reset")
     assert client.get("/accounts/password_reset/").status_code == 404
     assert client.get(reverse("login")).status_code == 200
+
+
+def test_the_hosted_settings_pass_djangos_deployment_checks(tmp_path):
+    # `check --deploy` with the hosted environment the README gives (HTTPS behind a proxy, a secret key, the host,
+    # PostgreSQL and Redis named): no warning at all, --fail-level WARNING turning any into a failure.
+    import os
+    import secrets
+    import subprocess
+    import sys
+
+    from tests.processes import ROOT
+
+    env = {
+        **os.environ,
+        "HEADTABLE_VAR_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_HTTPS": "1",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+        "DJANGO_ALLOWED_HOSTS": "euchre.example.org",
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/headtable",
+        "CACHE_URL": "redis://127.0.0.1:6379/14",
+    }
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
