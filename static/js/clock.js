@@ -44,7 +44,7 @@
     document.querySelectorAll(".autoscroll").forEach(function (box) {
       if (box.dataset.scrolling) return;
       box.dataset.scrolling = "1";
-      var pause = 0;
+      var pause = 180; // the top first (the prizes, the first tables), about three seconds, then down
       var direction = 1;
       function step() {
         if (!document.body.contains(box)) return;
