@@ -1,7 +1,7 @@
 """The prize table: who takes which prize, from the ranked standings. Pure Python, no Django.
 
 "high:<category>" is the high score among the players of a category the organizer gives players (for example
-high:lady and high:man).
+high:lady and high:man): the category's first place, or on a night ranked by games won its most points.
 
 Prizes are handed out in the organizer's order. The night's first place is the first group of the standings
 (players level on the whole tie-break chain): on a night ranked by games won (winners-stay) that is the champion,
@@ -123,13 +123,15 @@ def award(
                 value = _won(winners[0])
             else:
                 value = f"{winners[0].totals.total} points"
-        elif key.startswith("high:"):
+        elif key.startswith("high:"):  # the high score within a category: the first place, or the most points
             category = key[5:].casefold()
-            for group in _groups(standings):
-                group = [s for s in free(group) if categories.get(s.totals.player, "").casefold() == category]
-                if group:
-                    winners = group
-                    break
+            groups = [
+                [s for s in free(group) if categories.get(s.totals.player, "").casefold() == category]
+                for group in _groups(standings)
+            ]
+            groups = [group for group in groups if group]
+            most_points = ranked_by == "wins"
+            winners = _best_on(groups, lambda s: s.totals.total) if most_points else next(iter(groups), [])
             value = f"{winners[0].totals.total} points" if winners else ""
         elif key in ("low", "low_all"):
             # "low": among the players who played the most games, so sitting out or arriving late never wins it

@@ -165,3 +165,13 @@ def test_the_champion_has_the_most_wins_and_the_high_score_the_most_points(rows,
                 continue
             most = max(count(t) for t in pool)
             assert got[key].winners and all(count(by_player[p]) == most for p in got[key].winners)
+
+
+def test_a_categorys_high_score_on_a_night_ranked_by_wins_is_its_most_points():
+    rows = night((1, 46, 5, 0, 10), (2, 44, 4, 0, 9), (3, 48, 3, 1, 12), (4, 30, 1, 0, 6))
+    ladies = {2: "lady", 3: "lady", 1: "man", 4: "man"}
+    got = award(rank(rows, WINS_FIRST), ["high:lady", "high:man"], categories=ladies, ranked_by="wins")
+    assert winners(got) == {"high:lady": (3,), "high:man": (1,)}  # 48 points, though 2 won more games
+    assert [a.value for a in got] == ["48 points", "46 points"]
+    by_points = award(rank(rows), ["high:lady"], categories=ladies)
+    assert winners(by_points) == {"high:lady": (3,)}
