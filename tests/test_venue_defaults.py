@@ -54,6 +54,7 @@ def test_the_hosted_settings_pass_djangos_deployment_checks(tmp_path):
         "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/headtable",
         "CACHE_URL": "redis://127.0.0.1:6379/14",
     }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' own, set in this test process, not a server's
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
