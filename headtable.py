@@ -8,6 +8,8 @@ the virtualenv is made once and reinstalled only when a requirements file change
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import datetime as dt
 import hashlib
 import os
 import shutil
@@ -178,8 +180,6 @@ RESTARTS = "restarts.log"
 
 
 def note_restart(var: Path, name: str, code: int | None) -> None:
-    import datetime as dt
-
     moment = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     path = var / RESTARTS
     with path.open("a+b") as log:
@@ -206,8 +206,6 @@ def keep_private(var: Path) -> None:
 def _end_with_parent() -> None:
     """In the child, before it runs (Linux): if the run command itself is killed outright (SIGKILL, out of memory),
     the child is sent SIGTERM, so no server is left holding the port for the next start."""
-    import ctypes
-
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 

@@ -98,10 +98,10 @@ def award(
     def free(group: list[Standing]) -> list[Standing]:
         return [s for s in group if not (one_each and s.totals.player in taken)]
 
+    first = "champion" if ranked_by == "wins" else "high"  # the prize that is the night's first place
     for key in prizes:
         winners: list[Standing] = []
         value = ""
-        first = "champion" if ranked_by == "wins" else "high"
         if key in ("champion", "high") and key != first:  # a prize of its own, not a place
             groups = [group for group in map(free, _groups(standings)) if group]
             if key == "champion":

@@ -11,6 +11,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from headtable import server_command
@@ -68,3 +70,14 @@ def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError("the server did not start")
+
+
+def answers(url: str) -> int:
+    """The status a page answers with (0: no answer at all)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as page:
+            return page.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0

@@ -14,8 +14,8 @@ import time
 import urllib.request
 
 from headtable import more_open_files
-from tests.processes import django_shell, free_port, isolated_env, start_server
-from tests.test_run_command import SETUP, answers
+from tests.processes import answers, django_shell, free_port, isolated_env, start_server
+from tests.test_run_command import SETUP
 
 HELD = 500
 

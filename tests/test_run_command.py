@@ -8,11 +8,9 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
-from tests.processes import ROOT, django_shell, free_port, isolated_env
+from tests.processes import ROOT, answers, django_shell, free_port, isolated_env
 
 SETUP = """
 from tournament import services
@@ -21,16 +19,6 @@ services.players_register(night=night, names=[f"Player {n}" for n in range(1, 9)
 services.night_draw(night=night, seed=1)
 print(night.pk)
 """
-
-
-def answers(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as page:
-            return page.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return 0
 
 
 def descendants(pid: int) -> dict[int, str]:

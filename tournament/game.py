@@ -140,9 +140,13 @@ def unring(round_: Round, *, reason: Cause) -> None:
     _move(round_, Action.UNBELL, reason, fields=("bell_at", "bell_cause", "bell_reason", "ends_at", "token"))
 
 
+def _finals(round_: Round):
+    """The game's results that are in (unordered: callers read them as a set or a map)."""
+    return TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).order_by()
+
+
 def _winners(round_: Round) -> dict[int, str]:
-    finals = TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL)
-    return dict(finals.order_by().values_list("table", "winner"))
+    return dict(_finals(round_).values_list("table", "winner"))
 
 
 def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
@@ -182,8 +186,8 @@ def _advance_if_all_in(round_: Round) -> None:
     """After the bell, once every table is in, a night that runs by itself closes the game and moves on."""
     if round_.status != Status.BELL or not round_.night.auto_advance:
         return
-    finals = TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).order_by().values("table")
-    if not round_.seatings.exclude(table__in=finals).order_by().exists():  # one statement on every score
+    tables_in = _finals(round_).values("table")
+    if not round_.seatings.exclude(table__in=tables_in).order_by().exists():  # one statement on every score
         close(round_, reason=Cause.ALL_IN)
 
 
