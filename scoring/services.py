@@ -16,11 +16,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from . import rules
+from .ending import GameEnd
 from .models import Hand, Submission, TableResult, extras_of
 from .seats import SIDE_NAMES, SIDES, side_of
-
-# Tables other than the head table deal until the bell; this only stops a runaway entry.
-MAX_HANDS_FACTOR = 2
 
 
 @dataclass(frozen=True)
@@ -30,9 +28,10 @@ class Game:
     round_id: int
     number: int  # the game's number in the night, for messages
     table: int
-    head: bool  # the head table, whose last hand ends the game
+    head: bool  # the head table, on a night where its last hand rings the bell
     ruleset: rules.Ruleset
     hands_per_game: int
+    end: GameEnd  # how the night's games end (the points target, the cap on a table's hands)
     tie_rule: str
     draw_seed: int  # for the app's draw on a tied game
     bell_at: dt.datetime | None = None
@@ -41,10 +40,12 @@ class Game:
 
 @dataclass(frozen=True)
 class HandAdded:
-    """What a new hand did: the hand, and whether it was the head table's last (which rings the bell)."""
+    """What a new hand did: the hand, whether it took a side to the night's points target, and whether it ended
+    the head table's game (its last hand, or its target: the bell rings)."""
 
     hand: Hand
     head_table_done: bool
+    reached: str | None = None  # the side at the target
 
 
 def result_extras_refresh(result: TableResult, hands: Sequence[Hand], ruleset: rules.Ruleset) -> None:
@@ -86,11 +87,13 @@ SURE = "Check the score sheet; if it is right, tick “yes, that is the score”
 
 
 def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int | None, sure: bool = False) -> None:
-    """Refuse totals no hands allowed at this table could make: the head table plays exactly its hands a game,
-    another table any number up to the cap before the bell (or exactly `hands_played`, when the sheet says).
+    """Refuse totals no hands allowed at this table could make: the head table plays exactly its hands a game (or
+    fewer, when a side reached the night's target), another table any number up to the cap before the bell (or
+    exactly `hands_played`, when the sheet says); a game at the target stops at the hand that took a side there.
     Totals that are possible but more than a game's hands make are asked about once (`sure` says they were)."""
-    cap = game.hands_per_game * MAX_HANDS_FACTOR
-    exactly = hands_played is not None or game.head
+    cap = game.end.cap
+    reached = game.end.reached(ns_points, ew_points)
+    exactly = hands_played is not None or (game.head and reached is None)
     hands = hands_played if hands_played is not None else (game.hands_per_game if game.head else cap)
     if not 1 <= hands <= cap:
         raise ValidationError({"hands_played": f"Hands played must be between 1 and {cap}."})
@@ -105,7 +108,11 @@ def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int 
         rules.check_game_totals(ns_points, ew_points, hands, game.ruleset, exactly=exactly)
     except rules.ScoringError as error:
         raise ValidationError({"__all__": str(error)}) from error
-    unusual = "" if exactly else rules.unusual_game_totals(ns_points, ew_points, game.hands_per_game, game.ruleset)
+    if fault := game.end.totals_fault(ns_points, ew_points, game.ruleset):
+        raise ValidationError({"__all__": fault})
+    if exactly or reached is not None:
+        return
+    unusual = rules.unusual_game_totals(ns_points, ew_points, game.hands_per_game, game.ruleset)
     if unusual and not sure:
         raise ValidationError({"sure": f"{unusual}: {SURE}"})
 
@@ -365,11 +372,18 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
     result = _hand_result(game)
     if result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {table}'s game is over: no more hands. Undo the last to correct it."})
+    if (side := game.end.reached(result.ns_points, result.ew_points)) and result.pk:
+        raise ValidationError(
+            {
+                "__all__": f"{SIDE_NAMES[side]} reached {game.end.target} points: table {table}'s game is over. "
+                "Tap “Game over”, or undo the last hand to correct it."
+            }
+        )
     previous = result.hands.order_by("-number").first() if result.pk else None
     count = previous.number if previous else 0
     if game.head and count >= game.hands_per_game:
         raise ValidationError({"__all__": f"The head table plays {game.hands_per_game} hands a game."})
-    if count >= game.hands_per_game * MAX_HANDS_FACTOR:
+    if count >= game.end.cap:
         raise ValidationError({"__all__": f"Table {table} has already played {count} hands this game."})
     dealer = rules.next_dealer(previous.dealer) if previous else (hand.dealer or "N")
     if dealer not in rules.SEATS:
@@ -403,7 +417,9 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
     _total_hands(result, game)
     result.version += 1
     result.save()
-    return HandAdded(record, head_table_done=game.head and record.number == game.hands_per_game)
+    reached = game.end.reached(result.ns_points, result.ew_points)
+    done = game.head and (record.number == game.hands_per_game or reached is not None)
+    return HandAdded(record, head_table_done=done, reached=reached)
 
 
 def last_hand(game: Game) -> Hand | None:

@@ -27,7 +27,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SEATS
-from scoring.services import MAX_HANDS_FACTOR, result_extras_refresh
+from scoring.services import result_extras_refresh
 
 from .engine import rotation
 from .models import (
@@ -50,11 +50,17 @@ FORMAT = "headtable-night"
 VERSION = 2
 # The night's settings (the date and the chart numbering apart: see below) and its state.
 NIGHT_FIELDS = (
-    *(name for name in NIGHT_SETTINGS if name not in ("date", "numbering")),
+    *(name for name in NIGHT_SETTINGS if name not in ("date", "numbering", "head_table_ends", "points_target")),
     *("rules", "seed", "status"),
 )
 # Settings added after the format was first written: a backup made before them restores with these values.
-LATER_NIGHT_FIELDS = {"chart_size": None, "numbering": "arrival", "chart": None}
+LATER_NIGHT_FIELDS = {
+    "chart_size": None,
+    "numbering": "arrival",
+    "chart": None,
+    "head_table_ends": True,  # how games end: before these two, always the head table's hands and the timer
+    "points_target": None,
+}
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)
 # How version 1's words name each cause, for those files alone (the same table as migration 0014's).
@@ -666,7 +672,8 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset) -
     _username(item["entered_by"], where, "entered_by")
     hands = _items(item, "hands", where)
     ns, ew = result.ns_points, result.ew_points
-    cap = night.hands_per_game * MAX_HANDS_FACTOR
+    end = night.game_end()
+    cap, head_hands = end.cap, end.head_hands(result.table == HEAD_TABLE)
     if result.entry == TableResult.Entry.TOTALS:
         if hands:
             raise _fail(where, "a game entered as totals has no hands, yet hands are listed.")
@@ -674,10 +681,13 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset) -
             raise _fail(where, "a game entered as totals is always in (“status” final).")
         if result.hands_played is not None and not 1 <= result.hands_played <= cap:
             raise _fail(where, f"“hands_played” is {result.hands_played}: it must be between 1 and {cap}.")
-        played = result.hands_played or (night.hands_per_game if result.table == HEAD_TABLE else cap)
+        played = result.hands_played or head_hands or cap
         _check_points(where, ns, ew, played, ruleset)
+        faults = [end.totals_fault(ns, ew, each) for each in (ruleset, *rules.PRESETS.values())]
+        if all(faults):  # as the points' range: any rules the night could have had (a rules change keeps totals)
+            raise _fail(where, faults[0])
     else:
-        most = night.hands_per_game if result.table == HEAD_TABLE else cap
+        most = head_hands or cap
         if not 1 <= len(hands) <= most:
             raise _fail(where, f"a game entered hand by hand has 1 to {most} hands here, not {len(hands)}.")
         made = (0, 0)
@@ -696,6 +706,8 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset) -
                     f"under the night's rules this hand gives N–S {score.ns}, E–W {score.ew}, "
                     f"not {hand.ns_points}–{hand.ew_points}.",
                 )
+            if end.reached(*made):
+                raise _fail(place, f"the game had reached {end.target} points before this hand.")
             made = (made[0] + score.ns, made[1] + score.ew)
         if made != (ns, ew):
             raise _fail(where, f"its hands add up to {made[0]}–{made[1]}, not {ns}–{ew}.")
@@ -738,7 +750,7 @@ def _check_history(
 
 
 def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players: Mapping[str, str]) -> None:
-    cap = night.hands_per_game * MAX_HANDS_FACTOR
+    cap = night.game_end().cap
     keys: list[tuple[str, str]] = []
     for index, row in enumerate(rows, start=1):
         place = f"Game {index}"

@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
-from .models import NIGHT_SETTINGS, Night, Player
+from .models import NIGHT_SETTINGS, WINNERS_STAY_TARGET, Night, Player
 
 
 def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None) -> None:
@@ -30,19 +30,45 @@ class NightForm(forms.ModelForm):
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
         help_texts = {
             "games": "Ten is the classic night.",
-            "hands_per_game": "Eight lets everyone deal twice.",
-            "minutes_per_game": "Leave empty when the head table's last hand ends the game.",
+            "hands_per_game": "The head table's hands a game. Eight lets everyone deal twice.",
+            "minutes_per_game": "The timer's bell. Leave empty when the head table's last hand (or a points target) "
+            "ends the game.",
             "numbering": "Rotation charts only: how the numbers on the chart go to players as they arrive.",
             "bye_credit": "When the players are not a multiple of four, some sit out each game. With “nothing”, "
             "they fall behind on points; the low-score prize still goes only to players who played every game.",
         }
 
+    # Empty means the movement's own rule (winners-stay plays to 10, the others have no target); 0 means none.
+    points_target = forms.IntegerField(
+        label="A table's game ends at this many points",
+        required=False,
+        min_value=0,
+        max_value=99,
+        error_messages={
+            "invalid": "Type a whole number of points, 0 for no target.",
+            "min_value": "Type a number of points from 1 to 99, or 0 for no target.",
+            "max_value": "Type a number of points from 1 to 99, or 0 for no target.",
+        },
+        help_text=f"A table whose side reaches it is done; the bell rings for the rest. Empty: no target, except "
+        f"on a winners-stay night, which then plays to {WINNERS_STAY_TARGET} without the head table's bell. "
+        "0: no target.",
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["numbering"].required = False  # only rotation nights use it
+        self.fields["points_target"].widget.attrs.update(inputmode="numeric", size=3)
 
     def clean_numbering(self):
         return self.cleaned_data.get("numbering") or Night.Numbering.ARRIVAL
+
+    def clean(self):
+        data = super().clean()
+        if data.get("points_target") is None and data.get("movement") == Night.Movement.WINNERS_STAY:
+            data["points_target"], data["head_table_ends"] = WINNERS_STAY_TARGET, False
+        elif data.get("points_target") == 0:
+            data["points_target"] = None
+        return data
 
 
 class PlayerAddForm(forms.Form):

@@ -1,8 +1,10 @@
 """A game's life, and its one owner: every change of a round's state is made here, and nowhere else.
 
 A round lives seated -> playing -> bell -> closed (`MOVES` lists every allowed move, each stored with its cause
-as a `Cause`). The bell rings once, for the first of: the head table's last hand, the timer, the organizer's
-button. Only this module rings, takes the bell back, closes a game and asks the movement to seat the next.
+as a `Cause`). The bell rings once, for the first of: the head table's last hand (or its points target), the
+timer, the organizer's button; on a night with a points target, a game whose every table is in closes without
+it (`scoring.ending` says how a night's games end). Only this module rings, takes the bell back, closes a game
+and asks the movement to seat the next.
 
 Scores reach the record through here too: each entry point locks the round, checks that the game takes the
 entry, lets `scoring.services` write the table's record, and acts on what it reports (the table is in; the head
@@ -183,12 +185,15 @@ def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
 
 
 def _advance_if_all_in(round_: Round) -> None:
-    """After the bell, once every table is in, a night that runs by itself closes the game and moves on."""
-    if round_.status != Status.BELL or not round_.night.auto_advance:
+    """Once every table is in, after the bell (or, on a night with a points target, before it: every table has
+    finished its game), a night that runs by itself closes the game and moves on."""
+    night = round_.night
+    to_target = night.points_target is not None and round_.status == Status.PLAYING
+    if not night.auto_advance or not (round_.status == Status.BELL or to_target):
         return
     tables_in = _finals(round_).values("table")
     if not round_.seatings.exclude(table__in=tables_in).order_by().exists():  # one statement on every score
-        close(round_, reason=Cause.ALL_IN)
+        close(round_, reason=Cause.ALL_IN if round_.status == Status.BELL else Cause.ALL_DONE)
 
 
 # ---- the organizer's buttons --------------------------------------------------------------------------------------
@@ -219,12 +224,15 @@ def round_start(*, round_: Round, by=None, drawn_from: str | None = None) -> Rou
 
 
 @transaction.atomic
-def round_close(*, round_: Round, by=None, drawn_from: str | None = None) -> Round | None:
+def round_close(
+    *, round_: Round, by=None, drawn_from: str | None = None, reason: Cause = Cause.ORGANIZER
+) -> Round | None:
     """Close a round once every table is in, apply the movement and seat the next game.
 
-    Returns the next round, or None when this was the night's last game (the night is then finished).
+    Returns the next round, or None when this was the night's last game (the night is then finished). `reason`:
+    the organizer's, unless a rehearsal closes as a night running by itself would (`Cause.ALL_DONE`).
     """
-    return close(_lock_seen(round_, drawn_from), reason=Cause.ORGANIZER, by=by)
+    return close(_lock_seen(round_, drawn_from), reason=reason, by=by)
 
 
 @transaction.atomic

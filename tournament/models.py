@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import names
+from scoring.ending import GameEnd
 from scoring.prizes import PRIZES, valid_prize
 from scoring.rules import PRESET_LABELS, STANDARD, TIE_RULES
 from scoring.seats import SEAT_CHOICES
@@ -61,6 +62,8 @@ class Player(models.Model):
 # gives the high score (the most points) apart.
 DEFAULT_PRIZES = "high,second,third,low,loners"
 WINNERS_STAY_PRIZES = "champion,second,third,high,low,loners"
+# A winners-stay night plays each game to this many points at every table unless the organizer says otherwise.
+WINNERS_STAY_TARGET = 10
 
 
 class Night(models.Model):
@@ -151,6 +154,19 @@ class Night(models.Model):
     hands_per_game = models.PositiveSmallIntegerField(
         default=8, validators=[MinValueValidator(1), MaxValueValidator(24)]
     )
+    head_table_ends = models.BooleanField(
+        "the head table's last hand rings the bell",
+        default=True,
+        help_text="Progressive's classic rule. Off: the head table plays on like any other table.",
+    )
+    points_target = models.PositiveSmallIntegerField(
+        "a table's game ends at this many points",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text="A table whose side reaches it is done (its “Game over” as at any table); the bell rings for "
+        "the rest. Empty: no target.",
+    )
     minutes_per_game = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(120)]
     )
@@ -216,6 +232,10 @@ class Night(models.Model):
         if errors:
             raise ValidationError(errors)
 
+    def game_end(self) -> GameEnd:
+        """How this night's games end (the head table's hands, a points target, the timer)."""
+        return GameEnd(self.hands_per_game, self.head_table_ends, self.points_target, self.minutes_per_game)
+
     @staticmethod
     def touch(night_id: int, *, moved: bool = False) -> None:
         """Tell the pages that something changed: a score, or (`moved`) the seating or the game's state."""
@@ -241,6 +261,8 @@ NIGHT_SETTINGS: tuple[str, ...] = (
     "one_prize_each",
     "games",
     "hands_per_game",
+    "head_table_ends",
+    "points_target",
     "minutes_per_game",
     "warning_minutes",
     "auto_advance",
@@ -353,6 +375,7 @@ class Cause(models.TextChoices):
     HEAD_TABLE = "head_table", "the head table's hand {hand}"
     HEAD_TABLE_UNDO = "head_table_undo", "the head table took back its last hand"
     ALL_IN = "all_in", "every table is in after the bell"
+    ALL_DONE = "all_done", "every table finishing its game"
     STRAIGHT_ON = "straight_on", "straight after game {game}"
     BREAK = "break", "a {minutes}-minute break after game {game}"
     BREAK_OVER = "break_over", "the break is over"

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from django.db import transaction
 
 from scoring import rules
+from scoring.ending import GameEnd
 
 from . import game, services
 from .game import hand_record, table_result_submit
-from .models import Night
-from .simulation import player_names, random_game
+from .models import Cause, Night, Round
+from .simulation import PlayedHand, player_names, random_game
 
 
 @transaction.atomic
@@ -31,12 +32,24 @@ def simulate(
     name: str = "",
     arrive: Mapping[int, int] | None = None,
     leave: Mapping[int, int] | None = None,
+    target: int | None = None,
+    head_table: bool | None = None,
+    bell_after: int | None = None,
 ) -> Night:
     """Play a night with random legal hands; a failure leaves nothing behind.
 
-    `arrive` and `leave` map a game number to how many players join or go just before it is played.
+    `arrive` and `leave` map a game number to how many players join or go just before it is played. How a game
+    ends is the night's (`scoring.ending`): `target` sets the points target (0 for none; not given, the movement's
+    default: 10 on winners-stay), `head_table` whether the head table's last hand rings the bell, and `bell_after`
+    stands in for the timer: the organizer rings the bell once every table has played that many hands. With none
+    of them, the organizer rings it after `hands` hands.
     """
     rng = random.Random(seed)
+    settings: dict = {}
+    if target is not None:
+        settings["points_target"] = target or None
+    if head_table is not None:
+        settings["head_table_ends"] = head_table
     night = services.night_create(
         name=name or f"Rehearsal: {players} players, seed {seed}",
         movement=movement,
@@ -44,8 +57,12 @@ def simulate(
         hands_per_game=hands,
         scoring=scoring,
         auto_advance=False,  # the rehearsal closes each game itself, so arrivals can join the very next one
+        **settings,
     )
     ruleset = rules.Ruleset.from_dict(night.rules)
+    end = night.game_end()
+    if bell_after is None and not end.head_table and end.target is None:
+        bell_after = hands  # nothing else ends the game: the organizer rings
     names = player_names(players + sum((arrive or {}).values()), rng)
     services.players_register(night=night, names=names[:players])
     late = names[players:]
@@ -63,18 +80,12 @@ def simulate(
         round_.refresh_from_db()
         game.round_start(round_=round_)
         tables = sorted(set(round_.seatings.values_list("table", flat=True)))
-        games = {table: random_game(rng, hands, ruleset) for table in tables}
+        played = {table: _play(rng, end, ruleset, hands, bell_after) for table in tables}
         if entry == "hands":
-            # Hand by hand across the room, the head table first: its last hand rings the bell, every other
-            # table then records the hand it was playing, and each says "Game over" (as the keeper would).
-            for number in range(hands):
-                for table in tables:
-                    hand_record(round_=round_, table=table, hand=rules.Hand.of(games[table][number]))
-            for table in tables:
-                game.table_finish(round_=round_, table=table)
+            _enter_hands(round_, played, end, bell_after)
         else:
-            for table, played in games.items():
-                scores = [rules.score_hand(rules.Hand.of(hand), ruleset) for hand in played]
+            for table, hands_played in played.items():
+                scores = [rules.score_hand(rules.Hand.of(hand), ruleset) for hand in hands_played]
                 table_result_submit(
                     round_=round_,
                     table=table,
@@ -82,6 +93,60 @@ def simulate(
                     ew_points=sum(score.ew for score in scores),
                     last_hand_winner=scores[-1].winner,
                 )
-        round_ = game.round_close(round_=round_)
+            round_.refresh_from_db()
+        round_ = _close(round_, played, end, ruleset)
     night.refresh_from_db()
     return night
+
+
+def _play(
+    rng: random.Random, end: GameEnd, ruleset: rules.Ruleset, hands: int, bell_after: int | None
+) -> list[PlayedHand]:
+    """The hands one table plays: until its target, or the bell (the head table's last hand, the stand-in timer),
+    or the cap."""
+    most = hands if end.head_table else end.cap  # the head table's last hand rings the bell for every table
+    if bell_after is not None:
+        most = min(most, bell_after)
+    played: list[PlayedHand] = []
+    ns = ew = 0
+    for hand in random_game(rng, most, ruleset):
+        played.append(hand)
+        score = rules.score_hand(rules.Hand.of(hand), ruleset)
+        ns, ew = ns + score.ns, ew + score.ew
+        if end.reached(ns, ew):
+            break
+    return played
+
+
+def _enter_hands(round_: Round, played: Mapping[int, list[PlayedHand]], end: GameEnd, bell_after: int | None) -> None:
+    """Hand by hand across the room, the head table first: when the bell rings (the head table's last hand or
+    target, or the stand-in timer), every other table records the hand it was playing and stops; a table at its
+    target stops at once. Then each says "Game over" (as the keeper would)."""
+    stop = max(len(hands) for hands in played.values())
+    for number in range(stop):
+        for table, hands in played.items():
+            if number < len(hands):
+                hand_record(round_=round_, table=table, hand=rules.Hand.of(hands[number]))
+        round_.refresh_from_db()
+        if round_.bell_at is None and bell_after is not None and number + 1 >= bell_after:
+            game.round_ring_bell(round_=round_)  # the organizer's bell, standing in for the timer
+            round_.refresh_from_db()
+        if round_.bell_at is not None:
+            break
+    for table in played:
+        game.table_finish(round_=round_, table=table)
+
+
+def _close(round_: Round, played: Mapping[int, list[PlayedHand]], end: GameEnd, ruleset: rules.Ruleset):
+    """Close the game as a night that runs by itself would: after the bell, or, every table at its target, at
+    once (the rehearsal runs with auto-advance off, so arrivals can join the next game)."""
+    round_.refresh_from_db()
+    at_target = all(_reached(hands, end, ruleset) for hands in played.values())
+    if round_.bell_at is None and at_target:
+        return game.round_close(round_=round_, reason=Cause.ALL_DONE)
+    return game.round_close(round_=round_)
+
+
+def _reached(hands: list[PlayedHand], end: GameEnd, ruleset: rules.Ruleset) -> bool:
+    scores = [rules.score_hand(rules.Hand.of(hand), ruleset) for hand in hands]
+    return end.reached(sum(score.ns for score in scores), sum(score.ew for score in scores)) is not None

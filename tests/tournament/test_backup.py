@@ -114,6 +114,7 @@ def test_a_backup_made_before_causes_were_data_restores_with_its_causes_read_onc
     night = backup.night_restore(raw=raw)
     round2 = night.rounds.get(number=2)
     assert (round2.status, round2.bell_reason) == ("bell", Cause.HEAD_TABLE)
+    assert (night.head_table_ends, night.points_target) == (True, None)  # as every night then: no target
     assert [e.reason for e in round2.events.order_by("at", "id")] == [
         Cause.MOVEMENT,
         Cause.STRAIGHT_ON,

@@ -69,11 +69,17 @@ def test_night_record_matches_the_documented_shape():
         "movement": "progressive",
         "rounds": 3,
         "hands_per_round": 8,
+        "head_table_ends": True,
+        "points_target": None,
+        "minutes_per_game": None,
+        "game_end": "Each game ends at the head table's 8th hand",
         "scoring": "standard",
         "seed": 7,
     }
     assert len(record["players"]) == 16
     assert [r["number"] for r in record["rounds"]] == [1, 2, 3]
+    assert {r["ended_by"] for r in record["rounds"]} == {"head_table"}  # its hand 8 rang each game's bell
+    assert record["rounds"][0]["ended"] == "the head table's hand 8"
     table = record["rounds"][0]["tables"][0]
     assert set(table) == {"table", "seats", "hands", "score", "winner", "tie_break"}
     assert len(table["hands"]) == 8

@@ -325,7 +325,7 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
             **base,
             state=RoomState.SEATED,
             headline=number,
-            detail="Find your seat: the game starts soon.",
+            detail=f"Find your seat: the game starts soon. {night.game_end().words()}.",
             finder=finder,
         )
     if current.status == Round.Status.BELL:
@@ -336,14 +336,25 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
             detail=f"Scores in: {finished} of {tables} tables",
             finder=finder,
         )
-    head = Hand.objects.filter(result__round=current, result__table=HEAD_TABLE).count()
-    progress = f"head table: {head} of {night.hands_per_game} hands played"
-    detail = (
-        f"Scores in: {finished} of {tables} tables · {progress}"
-        if current.ends_at or current.paused_left
-        else f"{progress[0].upper()}{progress[1:]}: its hand {night.hands_per_game} rings the bell"
-    )
-    return Room(**base, state=RoomState.PLAYING, headline=number, detail=detail, finder=finder)
+    return Room(**base, state=RoomState.PLAYING, headline=number, detail=_playing(night, current, base), finder=finder)
+
+
+def _playing(night: Night, current: Round, base: dict[str, Any]) -> str:
+    """The room's line while a game is played: the head table's progress where its last hand rings the bell, the
+    points target, the tables in."""
+    target = f"games to {night.points_target} points" if night.points_target else ""
+    scores = f"scores in: {base['tables_in']} of {base['tables']} tables"
+    if night.head_table_ends:
+        head = Hand.objects.filter(result__round=current, result__table=HEAD_TABLE).count()
+        progress = f"head table: {head} of {night.hands_per_game} hands played"
+        if current.ends_at or current.paused_left or target:
+            parts = [scores, progress, target]
+        else:
+            parts = [f"{progress}: its hand {night.hands_per_game} rings the bell"]
+    else:
+        parts = [target, scores]
+    line = " · ".join(part for part in parts if part)
+    return line[0].upper() + line[1:]
 
 
 @dataclass(frozen=True)

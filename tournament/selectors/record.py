@@ -61,13 +61,25 @@ def night_record(night: Night) -> dict:
                     "tie_break": (result.tie_break or None) if result else None,
                 }
             )
-        rounds.append({"number": round_.number, "tables": tables, "byes": byes.get(round_.number, [])})
+        rounds.append(
+            {
+                "number": round_.number,
+                "ended_by": round_.bell_reason or None,  # why the game ended (a `Cause`: head_table, timer, all_done…)
+                "ended": round_.bell_cause or None,  # the same in words
+                "tables": tables,
+                "byes": byes.get(round_.number, []),
+            }
+        )
     standings = night_standings(night)
     return {
         "night": {
             "movement": night.movement,
             "rounds": night.games,
             "hands_per_round": night.hands_per_game,
+            "head_table_ends": night.head_table_ends,
+            "points_target": night.points_target,
+            "minutes_per_game": night.minutes_per_game,
+            "game_end": night.game_end().words(),
             "scoring": night.scoring,
             "rules": night.rules,
             "seed": night.seed,

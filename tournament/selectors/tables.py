@@ -9,7 +9,7 @@ from django.db import connection, models
 
 from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
-from scoring.seats import HEAD_TABLE
+from scoring.seats import HEAD_TABLE, SIDE_NAMES
 from tournament.models import Night, Round
 
 from .night import stamp_of
@@ -41,12 +41,25 @@ class TableGame:
 
     @property
     def head(self) -> bool:
-        return self.table == HEAD_TABLE
+        """The head table, on a night where its last hand rings the bell."""
+        return self.table == HEAD_TABLE and self.round.night.head_table_ends
+
+    @property
+    def reached(self) -> str | None:
+        """The side whose points reached the night's target: the game is over ("NS", "EW"; None)."""
+        if self.result is None:
+            return None
+        return self.round.night.game_end().reached(self.result.ns_points, self.result.ew_points)
+
+    @property
+    def reached_name(self) -> str:
+        return SIDE_NAMES[self.reached] if self.reached else ""
 
     @property
     def all_dealt(self) -> bool:
-        """The head table has played its hands: no more to enter, only "Game over" (or an undo)."""
-        return self.head and len(self.hands) >= self.round.night.hands_per_game
+        """No more hands to enter, only "Game over" (or an undo): the head table has played its hands, or a side
+        reached the night's points target."""
+        return (self.head and len(self.hands) >= self.round.night.hands_per_game) or self.reached is not None
 
     @property
     def may_finish(self) -> bool:

@@ -17,7 +17,7 @@ from scoring.models import TableResult
 from scoring.rules import PRESETS, STANDARD, Ruleset, ScoringError
 from scoring.seats import HEAD_TABLE
 
-from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, Night, Round
+from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, WINNERS_STAY_TARGET, Night, Round
 
 
 def clean_name(name: str) -> str:
@@ -39,8 +39,12 @@ def night_create(*, created_by=None, **settings: Any) -> Night:
     night.date = night.date or timezone.localdate()
     night.venue = night.venue.strip()
     night.rules = PRESETS.get(night.scoring, STANDARD).as_dict()
-    if night.movement == Night.Movement.WINNERS_STAY and night.prizes == DEFAULT_PRIZES:
-        night.prizes = WINNERS_STAY_PRIZES  # the champion first, the high score apart (README)
+    if night.movement == Night.Movement.WINNERS_STAY:
+        if night.prizes == DEFAULT_PRIZES:
+            night.prizes = WINNERS_STAY_PRIZES  # the champion first, the high score apart (README)
+        if "points_target" not in settings:  # games to 10 at every table, not the head table's hands (README)
+            night.points_target = WINNERS_STAY_TARGET
+            night.head_table_ends = settings.get("head_table_ends", False)
     night.full_clean()
     night.save()
     return night
@@ -99,9 +103,10 @@ def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> sc
         round_id=round_.pk,
         number=round_.number,
         table=table,
-        head=table == HEAD_TABLE,
+        head=table == HEAD_TABLE and night.head_table_ends,
         ruleset=Ruleset.from_dict(night.rules),
         hands_per_game=night.hands_per_game,
+        end=night.game_end(),
         tie_rule=night.tie_rule,
         draw_seed=seeds.tied_game(night.seed, round_.number, table),
         bell_at=round_.bell_at,

@@ -69,6 +69,7 @@ def header(night: Night) -> pdf.SheetHeader:
         date=f"{night.date:%A} {night.date.day} {night.date:%B %Y}",
         venue=night.venue,
         paper=night.paper,
+        game_end=night.game_end().words(),
     )
 
 
@@ -164,7 +165,7 @@ def _read_seating(night: Night, options: Options) -> Seating:
 
 @dataclass(frozen=True)
 class ScoreSheets:
-    hands: int
+    rows: int  # the rows for hands on each sheet
     sheets: list[pdf.ScoreSheet]
 
 
@@ -182,7 +183,11 @@ def _read_score_sheets(night: Night, options: Options) -> ScoreSheets:
         for table in (selectors.round_view(round_).tables if round_ else [])
         if table.number in links
     ]
-    return ScoreSheets(night.hands_per_game, sheets)
+    end = night.game_end()
+    # A row a hand: the head table's hands and two spare (tables other than the head table play on until the
+    # bell); a game to a target, the hands one usually takes (a side a point a hand, and four more).
+    rows = max(end.hands if end.head_table else 0, (end.target or 0) + 2) + 2
+    return ScoreSheets(rows, sheets)
 
 
 @dataclass(frozen=True)
@@ -241,7 +246,7 @@ SHEETS: dict[str, Sheet] = {
             "Score sheets",
             "sheets",
             _read_score_sheets,
-            lambda head, data, options, progress: pdf.score_sheets_pdf(head, data.sheets, data.hands),
+            lambda head, data, options, progress: pdf.score_sheets_pdf(head, data.sheets, data.rows),
             lambda night, options: f"score-sheets-game-{_current_number(night, options)}",
             lambda night, options: _game_tables(_game(night, options.game)),
         ),

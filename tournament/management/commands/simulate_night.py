@@ -34,7 +34,25 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=10)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--movement", default="progressive", choices=Night.Movement.values)
-        parser.add_argument("--hands", type=int, default=8, help="Hands per game.")
+        parser.add_argument("--hands", type=int, default=8, help="The head table's hands a game.")
+        parser.add_argument(
+            "--target",
+            type=int,
+            help="A table's game ends at this many points (0: no target; not given: 10 on winners-stay, else none).",
+        )
+        parser.add_argument(
+            "--no-head-table",
+            dest="head_table",
+            action="store_false",
+            default=None,
+            help="The head table's last hand does not ring the bell (it plays on like any table).",
+        )
+        parser.add_argument(
+            "--bell-after",
+            type=int,
+            metavar="HANDS",
+            help="The organizer rings the bell once every table has played this many hands (a stand-in for the timer).",
+        )
         parser.add_argument("--scoring", default="standard", choices=list(rules.PRESETS))
         parser.add_argument("--entry", default="hands", choices=["hands", "games"])
         parser.add_argument("--name", default="")
@@ -47,10 +65,11 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_file", help="Write the night here ('-' for standard output).")
 
     def handle(self, *args, json_file, **options):
-        wanted = {key: options[key] for key in ("players", "rounds", "seed", "movement", "hands", "scoring", "entry")}
+        keys = ("players", "rounds", "seed", "movement", "hands", "scoring", "entry", "target", "head_table")
+        wanted = {key: options[key] for key in keys}
         try:
             changes = {key: _game_counts(options[key]) for key in ("arrive", "leave")}
-            night = simulate(**wanted, name=options["name"], **changes)
+            night = simulate(**wanted, bell_after=options["bell_after"], name=options["name"], **changes)
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         record = night_record(night)
@@ -63,6 +82,9 @@ class Command(BaseCommand):
             self.stderr.write(f"Wrote {json_file}")
         top = record["standings"][0] if record["standings"] else None
         self.stdout.write(f"Played night {night.pk}: {wanted['players']} players, {wanted['rounds']} games.")
+        self.stdout.write(f"{night.game_end().words()}.")
+        for round_ in record["rounds"]:
+            self.stdout.write(f"Game {round_['number']} ended: {round_['ended'] or 'not played'}.")
         if top:
             self.stdout.write(f"Leader: player {top['player']} with {top['total']} points, {top['wins']} games won.")
         for prize in night_standings(night).awards:

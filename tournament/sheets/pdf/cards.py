@@ -24,7 +24,7 @@ from scoring.seats import SEAT_NAMES
 
 from ...selectors import GameLine
 from ..pdfgrid import Fit, Grid, line_height
-from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, sheet_styles
+from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, sheet_styles, unbroken
 
 
 def initials(name: str) -> str:
@@ -123,7 +123,9 @@ def tally_cards_pdf(
         align = ["left", "left", "center", "left", "center", "center", "center", "center", "center", "center"]
     widths = [width or card_w - sum(width for width in widths if width) for width in widths]
     head_align = ["left", "left"] + ["center"] * (len(widths) - 2)
-    subtitle = escape(f"{header.night} · {header.subtitle}")
+    subtitle = " · ".join(
+        part for part in (escape(header.night), escape(header.subtitle), unbroken(header.game_end)) if part
+    )
     sub_h = Paragraph(subtitle, sub_style).wrap(card_w, card_h)[1]
     story: list = []
     for index, card in enumerate(cards):
@@ -246,7 +248,9 @@ def rotation_cards_pdf(header: SheetHeader, cards: Sequence[PlanCard], per_page:
     pad = 3 if small else 6  # a cell's padding left and right in the partner and opponents columns
     rest = (card_w - sum(width for width in widths if width)) / 2
     widths = [width or rest for width in widths]
-    subtitle = escape(f"{header.night} · {header.subtitle}")
+    subtitle = " · ".join(
+        part for part in (escape(header.night), escape(header.subtitle), unbroken(header.game_end)) if part
+    )
     sub_h = Paragraph(subtitle, styles["sub"]).wrap(card_w, card_h)[1]
     story: list = []
     for index, card in enumerate(cards):

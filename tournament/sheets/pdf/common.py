@@ -44,10 +44,16 @@ class SheetHeader:
     date: str
     venue: str
     paper: str  # "letter" or "a4"
+    game_end: str = ""  # how the night's games end, in words (tally cards and score sheets print it)
 
     @property
     def subtitle(self) -> str:
         return " · ".join(part for part in (self.date, self.venue) if part)
+
+
+def unbroken(text: str) -> str:
+    """`text` escaped for a Paragraph and kept on one line: a wrapped line breaks before it or after it."""
+    return escape(text).replace(" ", "&nbsp;")
 
 
 def escape(text: str) -> str:

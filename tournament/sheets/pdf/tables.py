@@ -19,7 +19,18 @@ from reportlab.platypus import (
 )
 
 from ..qr import draw_qr
-from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, escape, grid_style, page_doc, register_fonts, sheet_styles
+from .common import (
+    BOLD,
+    FONT,
+    PAGE_SIZES,
+    SheetHeader,
+    escape,
+    grid_style,
+    page_doc,
+    register_fonts,
+    sheet_styles,
+    unbroken,
+)
 
 
 @dataclass(frozen=True)
@@ -76,8 +87,9 @@ class ScoreSheet:
     url: str  # the table's scoring link, as a QR code for phone entry
 
 
-def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: int) -> bytes:
-    """One sheet a table for a game: who sits where, a row per hand, totals, signatures, the scoring QR code."""
+def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], rows: int) -> bytes:
+    """One sheet a table for a game: who sits where, `rows` rows for hands, totals, signatures, the scoring QR
+    code."""
 
     class QrCode(Flowable):
         def __init__(self, url: str, size: float):
@@ -117,12 +129,13 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: i
             [[Paragraph(escape(title), styles["title"]), QrCode(sheet.url, 28 * mm)]], colWidths=[None, 30 * mm]
         )
         head.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
-        # Two spare rows: tables other than the head table may play on until the bell.
         grid = [["Hand", "Dealer", "Makers (N–S / E–W)", "Alone", "Tricks", "N–S", "E–W"]]
-        grid += [[str(n), "", "", "", "", "", ""] for n in range(1, hands + 3)]
+        grid += [[str(n), "", "", "", "", "", ""] for n in range(1, rows + 1)]
         grid += [["Total", "", "", "", "", "", ""]]
         hand_table = Table(
-            grid, colWidths=[16 * mm, 18 * mm, None, 16 * mm, 16 * mm, 20 * mm, 20 * mm], rowHeights=9 * mm
+            grid,
+            colWidths=[16 * mm, 18 * mm, None, 16 * mm, 16 * mm, 20 * mm, 20 * mm],
+            rowHeights=min(9 * mm, 150 * mm / len(grid)),  # a long game's rows closer, on one page
         )
         hand_table.setStyle(
             TableStyle([*grid_style(), ("FONTNAME", (0, -1), (-1, -1), BOLD), ("ALIGN", (0, 0), (-1, -1), "CENTER")])
@@ -135,7 +148,8 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], hands: i
         story += [
             head,
             Paragraph(
-                escape(f"{header.night} · {header.subtitle} · scan the code to enter the score by phone"),
+                f"{escape(header.night)} · {escape(header.subtitle)} · {unbroken(header.game_end)} · "
+                "scan the code to enter the score by phone",
                 styles["sub"],
             ),
             Spacer(1, 3 * mm),
