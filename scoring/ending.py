@@ -51,6 +51,14 @@ class GameEnd:
         below it, or when there is no target): the game stops at the hand that takes a side to the target."""
         if self.target is None or max(ns, ew) < self.target:
             return ""
+        steps = hand_totals(rules)
+        if any(min(step) < 0 or min(step) > 0 for step in steps):
+            # The bid games (both sides score in a hand, or a side loses points): far too many games to walk, so
+            # only the bound every game keeps: before its last hand the winner was below the target.
+            highest = self.target - 1 + max(max(step) for step in steps)
+            if max(ns, ew) <= highest:
+                return ""
+            return f"A game to {self.target} ends at {highest} points at most under these rules."
         if (ns, ew) in target_ends(rules, self.target, self.cap):
             return ""
         return (
@@ -83,7 +91,8 @@ def ordinal(number: int) -> str:
 @functools.lru_cache(maxsize=64)
 def target_ends(rules: Ruleset, target: int, hands: int) -> frozenset[tuple[int, int]]:
     """Every (N–S, E–W) score at which a game to `target` of at most `hands` hands can stop: the hand that takes a
-    side to the target (or past it) ends it, so every score before that hand has both sides below it."""
+    side to the target (or past it) ends it, so every score before that hand has both sides below it. For rules
+    where each hand scores one side only, never negative (the euchre presets): the states stay below the target."""
     steps = sorted(hand_totals(rules))
     ends: set[tuple[int, int]] = set()
     seen = {(0, 0)}

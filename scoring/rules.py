@@ -9,6 +9,8 @@ Sources of the presets (shared/seeds/):
 * euchred-loner-3, defend-alone-1, defend-alone-2, blind-loner — the Euchre article's variations (001).
 * hall-minus, loner-bonus — hall rules seen at real nights (not in the texts; the numbers are examples).
 * bid-euchre — the Bid Euchre / Pepper "Scoring" section (000).
+* double-deck, double-deck-36, midwest-pepper, pfeffer — the Bid Euchre article's Indiana Double Deck, its other
+  double-deck variation, Pepper (Midwest) and Pfeffer sections (000): quoted beside each preset below.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from .seats import side_of as side_of
 
 TieRule = Literal["last_hand", "draw"]
 DefendAlone = Literal["off", "vs_loner", "any"]
+BidScore = Literal["tricks", "bid"]
+SetLoss = Literal["fixed", "bid"]
+ShutoutLoss = Literal["fixed", "made"]
+PepperDefence = Literal["tricks", "set"]
 Pepper = str  # "little" or "big": a plain string as it comes from forms and the database; the rules check it
 
 # The rules speak of seats and sides as `seats` says them; `other` and `SEATS_OF` are the rules' own names for them.
@@ -49,7 +55,9 @@ class Ruleset:
     """What a hand is worth. Numbers are points to the side named; a negative number is taken off that side."""
 
     name: str = "custom"
-    tricks_per_hand: int = field(default=5, metadata={"label": "Tricks a hand", "min": 5, "max": 6})
+    tricks_per_hand: int = field(
+        default=5, metadata={"label": "Tricks a hand (5, 6, or 12 double deck)", "min": 5, "max": 12}
+    )
     # Makers who make their point (a majority of the tricks).
     makers_point: int = field(default=1, metadata={"label": "Makers take 3 or 4 tricks"})
     makers_march: int = field(default=2, metadata={"label": "Makers take every trick (a march)"})
@@ -65,7 +73,13 @@ class Ruleset:
     euchred_makers: int = field(default=0, metadata={"label": "Makers euchred: to the makers (e.g. −2)"})
     euchred_loner: int = field(default=0, metadata={"label": "Loner euchred: to the makers (e.g. −4)"})
     # Defending alone: off, only against a loner (form 1), or against any maker (form 2).
-    defend_alone: DefendAlone = field(default="off", metadata={"label": "Defending alone"})
+    defend_alone: DefendAlone = field(
+        default="off",
+        metadata={
+            "label": "Defending alone",
+            "choices": {"off": "Not played", "vs_loner": "Only against a loner", "any": "Against any maker"},
+        },
+    )
     defend_alone_euchre: int = field(default=4, metadata={"label": "Lone defender euchres the makers"})
     defend_alone_sweep: int = field(default=8, metadata={"label": "Lone defender takes every trick"})
     # Personal bonus: to the lone player's own tally only, never to the partner or the table's score.
@@ -76,8 +90,40 @@ class Ruleset:
     set_back: int = field(default=6, metadata={"label": "Bid missed: taken off the bidders"})
     defender_per_trick: int = field(default=1, metadata={"label": "Defenders: per trick taken"})
     defender_shutout: int = field(default=6, metadata={"label": "Defenders take no trick: taken off them"})
-    little_pepper: int = field(default=12, metadata={"label": "Little pepper made (lost: taken off)"})
-    big_pepper: int = field(default=14, metadata={"label": "Big pepper made (lost: taken off)"})
+    little_pepper: int = field(default=12, metadata={"label": "Little pepper made (lost: taken off; 0: not played)"})
+    big_pepper: int = field(default=14, metadata={"label": "Big pepper made (lost: taken off; 0: not played)"})
+    # The bid games' other shapes (Double Deck, Midwest Pepper, Pfeffer): what a made bid scores, what a set costs.
+    min_bid: int = field(default=1, metadata={"label": "Lowest bid (tricks)"})
+    made_scores: BidScore = field(
+        default="tricks",
+        metadata={
+            "label": "Bid made: the bidders score",
+            "choices": {"tricks": "Their tricks (× the points a trick)", "bid": "The bid"},
+        },
+    )
+    set_loses: SetLoss = field(
+        default="fixed",
+        metadata={"label": "Bid missed: the bidders lose", "choices": {"fixed": "The set-back", "bid": "The bid"}},
+    )
+    shutout_loses: ShutoutLoss = field(
+        default="fixed",
+        metadata={
+            "label": "Defenders take no trick: they lose",
+            "choices": {"fixed": "The fixed amount (“taken off them”)", "made": "What the bidders score"},
+        },
+    )
+    pepper_set: int = field(default=0, metadata={"label": "Pepper lost: taken off (0: the pepper's value)"})
+    pepper_defenders: PepperDefence = field(
+        default="tricks",
+        metadata={
+            "label": "Against a pepper the defenders score",
+            "choices": {"tricks": "Their tricks", "set": "The pepper's value when they set it, else nothing"},
+        },
+    )
+    # What the table calls its two pepper bids ("little pepper,big pepper"; Midwest Pepper's "Small,Big").
+    pepper_names: str = field(
+        default="little pepper,big pepper", metadata={"label": "The two pepper bids' names (a comma between)"}
+    )
 
     @property
     def needed(self) -> int:
@@ -101,16 +147,30 @@ def rule_fields() -> list[tuple[str, str, Any]]:
     return [(f.name, f.metadata["label"], f.default) for f in fields(Ruleset) if "label" in f.metadata]
 
 
+def rule_choices(name: str) -> dict[str, str] | None:
+    """The choices of a rule that is one of a few words (value -> words), None for a number or a switch."""
+    return next((f.metadata.get("choices") for f in fields(Ruleset) if f.name == name), None)
+
+
 def check_ruleset(rules: Ruleset) -> None:
-    if rules.tricks_per_hand not in (5, 6):
-        raise ScoringError("A hand has 5 tricks (euchre) or 6 (bid euchre).")
-    if rules.bidding and rules.tricks_per_hand != 6:
-        raise ScoringError("Bid euchre deals six cards: set tricks a hand to 6.")
-    if rules.defend_alone not in ("off", "vs_loner", "any"):
-        raise ScoringError("Defending alone is off, against a loner, or against any maker.")
-    for name in ("set_back", "defender_shutout", "little_pepper", "big_pepper"):
+    if rules.tricks_per_hand not in (5, 6, 12):
+        raise ScoringError("A hand has 5 tricks (euchre), 6 (bid euchre) or 12 (double deck).")
+    if rules.bidding and rules.tricks_per_hand == 5:
+        raise ScoringError("Bid euchre deals six cards: set tricks a hand to 6 (or 12 with a double deck).")
+    if not rules.bidding and rules.tricks_per_hand == 12:
+        raise ScoringError("Twelve tricks a hand is the double-deck bid game: switch bidding on.")
+    for f in fields(Ruleset):
+        choices = f.metadata.get("choices")
+        if choices and getattr(rules, f.name) not in choices:
+            raise ScoringError(f"{f.metadata['label']}: {', '.join(choices.values()).lower()}.")
+    for name in ("set_back", "defender_shutout", "little_pepper", "big_pepper", "pepper_set"):
         if getattr(rules, name) < 0:
             raise ScoringError("Set-backs and pepper values are amounts taken off: enter them without a minus.")
+    if not 1 <= rules.min_bid <= rules.tricks_per_hand:
+        raise ScoringError(f"The lowest bid is 1 to {rules.tricks_per_hand} tricks.")
+    names = rules.pepper_names.split(",")
+    if len(names) != 2 or len(rules.pepper_names) > 40 or not all(name.strip() for name in names):
+        raise ScoringError("Name the two pepper bids, separated by a comma (40 characters at most).")
 
 
 STANDARD = Ruleset(name="standard")
@@ -128,6 +188,75 @@ PRESETS: dict[str, Ruleset] = {
         replace(STANDARD, name="hall-minus", euchred_makers=-2, euchred_loner=-4),
         replace(STANDARD, name="loner-bonus", loner_bonus=2),
         replace(STANDARD, name="bid-euchre", tricks_per_hand=6, bidding=True),
+        # "If the team that won the bid got the number of tricks they bid, or more, they get points equal to their
+        # bid … If the team that wins the bid takes less tricks than the number they bid, they are “set” … and their
+        # score is reduced by the number they bid … The team that does not take the bid gets 1 point for every
+        # trick taken" (Indiana Double Deck: 48 cards, 12 a player, "a minimum of 3", game to 50).
+        replace(
+            STANDARD,
+            name="double-deck",
+            tricks_per_hand=12,
+            bidding=True,
+            min_bid=3,
+            made_scores="bid",
+            set_loses="bid",
+            defender_shutout=0,
+            little_pepper=0,
+            big_pepper=0,
+        ),
+        # "If you make your bid, you get one point for each trick your team takes. If the team with highest bid
+        # fails to make their bid, they lose a points equal to their bid. Their opponents get one point for each
+        # trick they take. Game is won by the first team to score 36 points." (a 48-card deck, minimum bid 3)
+        replace(
+            STANDARD,
+            name="double-deck-36",
+            tricks_per_hand=12,
+            bidding=True,
+            min_bid=3,
+            set_loses="bid",
+            defender_shutout=0,
+            little_pepper=0,
+            big_pepper=0,
+        ),
+        # Midwest Pepper: "minimum bid is 4 … Bidder scores 4,5 or 6 points for bids 4 through 6. Small is 7
+        # points, Big is 14 points. Opponents get 1 point for each trick taken in bids 4-6. If opponents fail to
+        # get a single trick, they lose the same number of points as winning bidder gains … In Small or Big, when
+        # bidder is set opponents gain 7 or 14 points and bidder loses 7 or 14 points." A bid of 4–6 that is set is
+        # not given: it loses the bid here, as Small and Big lose theirs (README).
+        replace(
+            STANDARD,
+            name="midwest-pepper",
+            tricks_per_hand=6,
+            bidding=True,
+            min_bid=4,
+            made_scores="bid",
+            set_loses="bid",
+            shutout_loses="made",
+            little_pepper=7,
+            big_pepper=14,
+            pepper_defenders="set",
+            pepper_names="Small,Big",
+        ),
+        # Pfeffer: "Trump Bids are the numbers Four through Six, and Pfeffer … the team that declared trump scores
+        # one point for each trick taken if they took at least as many tricks as were bid. If the declaring team
+        # takes all 6 tricks, they get 6 points and the opposing are “set”, lose 5 points … If the declaring team
+        # takes less than the number of tricks bid, they are “set”, lose 5 points … For Pfeffer Bids, if the
+        # declaring team takes all 6 tricks, they get 12 points … If the declaring team fails to take all 6 tricks,
+        # they are set, lose 10 points … In all cases, the opposing team simply scores one point for every trick
+        # they take." Game to 42.
+        replace(
+            STANDARD,
+            name="pfeffer",
+            tricks_per_hand=6,
+            bidding=True,
+            min_bid=4,
+            set_back=5,
+            defender_shutout=5,
+            little_pepper=0,
+            big_pepper=12,
+            pepper_set=10,
+            pepper_names="-,Pfeffer",
+        ),
     )
 }
 PRESET_LABELS: dict[str, str] = {
@@ -140,6 +269,10 @@ PRESET_LABELS: dict[str, str] = {
     "hall-minus": "Hall rules: −2 for being euchred, −4 on a loner",
     "loner-bonus": "Hall rules: personal loner bonus",
     "bid-euchre": "Bid euchre / pepper (six cards)",
+    "double-deck": "Double deck bid euchre, Indiana (12 cards, the bid scores; to 50)",
+    "double-deck-36": "Double deck bid euchre, tricks score (12 cards; to 36)",
+    "midwest-pepper": "Midwest Pepper (bids 4–6 score the bid, Small 7, Big 14)",
+    "pfeffer": "Pfeffer (bids 4–6, a Pfeffer 12, set back 5; to 42)",
 }
 
 
@@ -239,26 +372,54 @@ def _check(hand: Hand, rules: Ruleset) -> None:
                 raise ScoringError("A pepper bid is little or big.")
             if hand.bid is not None:
                 raise ScoringError("A pepper bid replaces the number of tricks bid.")
-        elif hand.bid is None or not 1 <= hand.bid <= rules.tricks_per_hand:
-            raise ScoringError(f"Record the bid: 1 to {rules.tricks_per_hand} tricks, or a pepper.")
+            if not pepper_value(hand.pepper, rules):
+                played = ", ".join(pepper_name(pepper, rules) for pepper in peppers_played(rules)) or "none"
+                raise ScoringError(f"That pepper bid is not played under these rules (its pepper bids: {played}).")
+        elif hand.bid is None or not rules.min_bid <= hand.bid <= rules.tricks_per_hand:
+            peppers = ", or a pepper" if peppers_played(rules) else ""
+            raise ScoringError(f"Record the bid: {rules.min_bid} to {rules.tricks_per_hand} tricks{peppers}.")
         if hand.blind:
             raise ScoringError("There is no blind loner in bid euchre.")
     elif hand.bid is not None or hand.pepper is not None:
         raise ScoringError("Bids are recorded only when the night plays bid euchre.")
 
 
+def pepper_value(pepper: Pepper, rules: Ruleset) -> int:
+    """What a pepper bid is worth made (0: not played under these rules)."""
+    return rules.little_pepper if pepper == "little" else rules.big_pepper
+
+
+def pepper_name(pepper: Pepper, rules: Ruleset) -> str:
+    """What the table calls a pepper bid: "little pepper", "Small", "Pfeffer"."""
+    little, big = rules.pepper_names.split(",")
+    return (little if pepper == "little" else big).strip()
+
+
+def peppers_played(rules: Ruleset) -> list[Pepper]:
+    return [pepper for pepper in ("little", "big") if pepper_value(pepper, rules)]
+
+
 def _bid_points(hand: Hand, rules: Ruleset) -> tuple[int, int, bool]:
-    """(to the bidders, to the defenders, bid made) in bid euchre."""
+    """(to the bidders, to the defenders, bid made) in the bid games."""
     all_tricks = rules.tricks_per_hand
-    if hand.pepper is not None:
-        value = rules.little_pepper if hand.pepper == "little" else rules.big_pepper
-        made = hand.tricks == all_tricks
-        bidders = value if made else -value
-    else:
-        made = hand.tricks >= (hand.bid or 0)
-        bidders = hand.tricks * rules.per_trick if made else -rules.set_back
     defended = all_tricks - hand.tricks
-    defenders = defended * rules.defender_per_trick if defended else -rules.defender_shutout
+    if hand.pepper is not None:
+        value = pepper_value(hand.pepper, rules)
+        made = hand.tricks == all_tricks
+        bidders = value if made else -(rules.pepper_set or value)
+        if rules.pepper_defenders == "set":  # Midwest Pepper: the defenders score the pepper only by setting it
+            return bidders, 0 if made else value, made
+    else:
+        bid = hand.bid or 0
+        made = hand.tricks >= bid
+        if made:
+            bidders = bid if rules.made_scores == "bid" else hand.tricks * rules.per_trick
+        else:
+            bidders = -(bid if rules.set_loses == "bid" else rules.set_back)
+    if defended:
+        defenders = defended * rules.defender_per_trick
+    else:  # shut out: the bidders took every trick, so they made it
+        defenders = -(bidders if rules.shutout_loses == "made" else rules.defender_shutout)
     return bidders, defenders, made
 
 
@@ -308,7 +469,8 @@ def score_hand(hand: Hand, rules: Ruleset = STANDARD) -> HandScore:
 def legal_hands(rules: Ruleset) -> Iterator[Hand]:
     """Every distinct hand the rules allow with N–S as makers and N as the caller."""
     bids: list[tuple[int | None, Pepper | None]] = (
-        [(bid, None) for bid in range(1, rules.tricks_per_hand + 1)] + [(None, "little"), (None, "big")]
+        [(bid, None) for bid in range(rules.min_bid, rules.tricks_per_hand + 1)]
+        + [(None, pepper) for pepper in peppers_played(rules)]
         if rules.bidding
         else [(None, None)]
     )

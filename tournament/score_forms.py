@@ -48,11 +48,10 @@ class RulesForm(forms.Form):
         for name, label, default in rules.rule_fields():
             if isinstance(default, bool):
                 self.fields[name] = forms.BooleanField(label=label, required=False)
-            elif name == "defend_alone":
-                self.fields[name] = forms.ChoiceField(
-                    label=label,
-                    choices=[("off", "Not played"), ("vs_loner", "Only against a loner"), ("any", "Against any maker")],
-                )
+            elif choices := rules.rule_choices(name):
+                self.fields[name] = forms.ChoiceField(label=label, choices=list(choices.items()))
+            elif isinstance(default, str):
+                self.fields[name] = forms.CharField(label=label, max_length=40)
             else:
                 self.fields[name] = forms.IntegerField(label=label, min_value=-99, max_value=99)
 

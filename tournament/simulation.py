@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from scoring.rules import SEATS, SEATS_OF, Ruleset, next_dealer, other, side_of
+from scoring.rules import SEATS, SEATS_OF, Ruleset, next_dealer, other, peppers_played, side_of
 
 # How many tricks the makers take (euchre, 0..5): most make their point, some march, a few are euchred.
 TRICK_WEIGHTS = (2, 5, 13, 35, 25, 20)
-# Bid euchre (0..6 tricks).
+# Bid euchre (0..6 tricks; doubled for a double deck's 12).
 BID_TRICK_WEIGHTS = (2, 4, 10, 24, 28, 20, 12)
 
 
@@ -32,10 +32,12 @@ def random_hand(rng: random.Random, dealer: str, rules: Ruleset) -> PlayedHand:
     makers = side_of(maker)
     if rules.bidding:
         tricks = rng.choices(range(7), weights=BID_TRICK_WEIGHTS)[0]
-        if rng.random() < 0.05:
-            pepper = rng.choice(("little", "big"))
-            return PlayedHand(dealer, maker, makers, tricks, alone=True, pepper=pepper)
-        bid = max(1, min(6, tricks + rng.choice((-1, 0, 0, 1))))
+        if rules.tricks_per_hand == 12:  # a double deck: twice as many, give or take one
+            tricks = min(12, tricks * 2 + rng.randint(0, 1))
+        peppers = peppers_played(rules)
+        if peppers and rng.random() < 0.05:
+            return PlayedHand(dealer, maker, makers, tricks, alone=True, pepper=rng.choice(peppers))
+        bid = max(rules.min_bid, min(rules.tricks_per_hand, tricks + rng.choice((-1, 0, 0, 1))))
         return PlayedHand(dealer, maker, makers, tricks, bid=bid)
     tricks = rng.choices(range(6), weights=TRICK_WEIGHTS)[0]
     alone = rng.random() < 0.08

@@ -549,6 +549,23 @@ PRESET_CHANGES = {
     "hall-minus": {"euchred_makers": -2, "euchred_loner": -4},
     "loner-bonus": {"loner_bonus": 2},
     "bid-euchre": {"tricks_per_hand": 6, "bidding": True},
+    "double-deck": {
+        **{"tricks_per_hand": 12, "bidding": True, "min_bid": 3, "made_scores": "bid", "set_loses": "bid"},
+        **{"defender_shutout": 0, "little_pepper": 0, "big_pepper": 0},
+    },
+    "double-deck-36": {
+        **{"tricks_per_hand": 12, "bidding": True, "min_bid": 3, "set_loses": "bid", "defender_shutout": 0},
+        **{"little_pepper": 0, "big_pepper": 0},
+    },
+    "midwest-pepper": {
+        **{"tricks_per_hand": 6, "bidding": True, "min_bid": 4, "made_scores": "bid", "set_loses": "bid"},
+        **{"shutout_loses": "made", "little_pepper": 7, "big_pepper": 14, "pepper_defenders": "set"},
+        "pepper_names": "Small,Big",
+    },
+    "pfeffer": {
+        **{"tricks_per_hand": 6, "bidding": True, "min_bid": 4, "set_back": 5, "defender_shutout": 5},
+        **{"little_pepper": 0, "big_pepper": 12, "pepper_set": 10, "pepper_names": "-,Pfeffer"},
+    },
 }
 
 
@@ -581,14 +598,22 @@ def test_from_dict_ignores_unknown_keys_and_defaults_missing_ones():
 @pytest.mark.parametrize(
     ("data", "match"),
     [
-        pytest.param({"tricks_per_hand": 7}, "5 tricks .euchre. or 6", id="tricks 7"),
-        pytest.param({"tricks_per_hand": 4}, "5 tricks .euchre. or 6", id="tricks 4"),
+        pytest.param({"tricks_per_hand": 7}, r"5 tricks .euchre., 6 .bid euchre. or 12", id="tricks 7"),
+        pytest.param({"tricks_per_hand": 4}, r"5 tricks .euchre., 6 .bid euchre. or 12", id="tricks 4"),
+        pytest.param({"tricks_per_hand": 12}, "switch bidding on", id="12 tricks without bidding"),
+        pytest.param({"tricks_per_hand": 6, "bidding": True, "min_bid": 7}, "lowest bid is 1 to 6", id="bid 7 of 6"),
+        pytest.param({"made_scores": "points"}, "the bidders score: their tricks", id="made_scores unknown"),
+        pytest.param({"pepper_names": "Small"}, "Name the two pepper bids", id="one pepper name"),
         pytest.param({"bidding": True}, "set tricks a hand to 6", id="bidding with 5 tricks"),
         pytest.param({"tricks_per_hand": 6, "bidding": True, "set_back": -6}, "without a minus", id="set_back -6"),
         pytest.param({"defender_shutout": -6}, "without a minus", id="defender_shutout -6"),
         pytest.param({"little_pepper": -12}, "without a minus", id="little_pepper -12"),
         pytest.param({"big_pepper": -1}, "without a minus", id="big_pepper -1"),
-        pytest.param({"defend_alone": "always"}, "Defending alone is off", id="defend_alone unknown"),
+        pytest.param(
+            {"defend_alone": "always"},
+            "Defending alone: not played, only against a loner, against any maker",
+            id="defend_alone unknown",
+        ),
     ],
 )
 def test_check_ruleset_refusals(data, match):

@@ -143,7 +143,12 @@ CASES = [
     ("uid-bogus", "hands", edit("night.uid", "not-a-uuid"), "“uid”: “not-a-uuid” is not a valid UUID."),
     ("keeper-bad-name", "hands", edit("night.keepers", ["kate!"]), 'The night\'s keeper 1: “keepers” "kate!": Enter'),
     ("rules-a-list", "hands", edit("night.rules", [1, 2]), "“rules” should be a record of named numbers"),
-    ("rules-7-tricks", "hands", edit("night.rules.tricks_per_hand", 7), "A hand has 5 tricks (euchre) or 6"),
+    (
+        "rules-7-tricks",
+        "hands",
+        edit("night.rules.tricks_per_hand", 7),
+        "A hand has 5 tricks (euchre), 6 (bid euchre) or 12",
+    ),
     ("rules-a-string-number", "hands", edit("night.rules.makers_point", "1"), "“makers_point” must be a whole number"),
     ("rules-past-the-form", "hands", edit("night.rules.alone_march", 10**30), "from -99 to 99, not 1000000000000"),
     ("rules-nul-in-a-key", "hands", edit("night.rules.x\x00", 1), "“rules” holds a NUL character"),

@@ -122,10 +122,11 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
                     label = f"{shown.seats.get(seat, seat)} defends alone"
                     options.append((label, draft.query(defender_alone="" if on else seat), on))
         else:
-            for bid in range(1, ruleset.tricks_per_hand + 1):
+            for bid in range(ruleset.min_bid, ruleset.tricks_per_hand + 1):
                 bids.append((str(bid), draft.query(bid=bid, pepper=""), draft.bid == bid and not draft.pepper))
-            for pepper in ("little", "big"):
-                bids.append((f"{pepper} pepper", draft.query(pepper=pepper, bid=None), draft.pepper == pepper))
+            for pepper in rules.peppers_played(ruleset):
+                label = rules.pepper_name(pepper, ruleset)
+                bids.append((label, draft.query(pepper=pepper, bid=None), draft.pepper == pepper))
         for count in range(ruleset.tricks_per_hand + 1):
             try:
                 score = rules.score_hand(draft.hand(count), ruleset)
@@ -150,6 +151,7 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
         "change_url": Draft(dealer=draft.dealer).query(),
         "options": options,
         "bids": bids,
+        "pepper_names": {pepper: rules.pepper_name(pepper, ruleset) for pepper in ("little", "big")},
         "tricks": tricks,
         "error": error,
         "urls": urls,
