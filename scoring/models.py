@@ -95,6 +95,12 @@ class Hand(models.Model):
     bid = models.PositiveSmallIntegerField(null=True, blank=True)
     pepper = models.CharField(max_length=6, choices=[("little", "little pepper"), ("big", "big pepper")], blank=True)
     tricks = models.PositiveSmallIntegerField(help_text="Tricks taken by the makers.")
+    renege = models.CharField(
+        max_length=2,
+        choices=SIDE_CHOICES,
+        blank=True,
+        help_text="The side that reneged: the hand went to the other side, as if it took every trick.",
+    )
     ns_points = models.SmallIntegerField()
     ew_points = models.SmallIntegerField()
     recorded_at = models.DateTimeField(auto_now_add=True)

@@ -174,6 +174,22 @@ def check_ruleset(rules: Ruleset) -> None:
 
 
 STANDARD = Ruleset(name="standard")
+# "If the team that won the bid got the number of tricks they bid, or more, they get points equal to their bid …
+# If the team that wins the bid takes less tricks than the number they bid, they are “set” … and their score is
+# reduced by the number they bid … The team that does not take the bid gets 1 point for every trick taken"
+# (Indiana Double Deck: 48 cards, 12 a player, "a minimum of 3", game to 50).
+DOUBLE_DECK = replace(
+    STANDARD,
+    name="double-deck",
+    tricks_per_hand=12,
+    bidding=True,
+    min_bid=3,
+    made_scores="bid",
+    set_loses="bid",
+    defender_shutout=0,
+    little_pepper=0,
+    big_pepper=0,
+)
 PRESETS: dict[str, Ruleset] = {
     rules.name: rules
     for rules in (
@@ -188,36 +204,11 @@ PRESETS: dict[str, Ruleset] = {
         replace(STANDARD, name="hall-minus", euchred_makers=-2, euchred_loner=-4),
         replace(STANDARD, name="loner-bonus", loner_bonus=2),
         replace(STANDARD, name="bid-euchre", tricks_per_hand=6, bidding=True),
-        # "If the team that won the bid got the number of tricks they bid, or more, they get points equal to their
-        # bid … If the team that wins the bid takes less tricks than the number they bid, they are “set” … and their
-        # score is reduced by the number they bid … The team that does not take the bid gets 1 point for every
-        # trick taken" (Indiana Double Deck: 48 cards, 12 a player, "a minimum of 3", game to 50).
-        replace(
-            STANDARD,
-            name="double-deck",
-            tricks_per_hand=12,
-            bidding=True,
-            min_bid=3,
-            made_scores="bid",
-            set_loses="bid",
-            defender_shutout=0,
-            little_pepper=0,
-            big_pepper=0,
-        ),
+        DOUBLE_DECK,
         # "If you make your bid, you get one point for each trick your team takes. If the team with highest bid
         # fails to make their bid, they lose a points equal to their bid. Their opponents get one point for each
         # trick they take. Game is won by the first team to score 36 points." (a 48-card deck, minimum bid 3)
-        replace(
-            STANDARD,
-            name="double-deck-36",
-            tricks_per_hand=12,
-            bidding=True,
-            min_bid=3,
-            set_loses="bid",
-            defender_shutout=0,
-            little_pepper=0,
-            big_pepper=0,
-        ),
+        replace(DOUBLE_DECK, name="double-deck-36", made_scores="tricks"),
         # Midwest Pepper: "minimum bid is 4 … Bidder scores 4,5 or 6 points for bids 4 through 6. Small is 7
         # points, Big is 14 points. Opponents get 1 point for each trick taken in bids 4-6. If opponents fail to
         # get a single trick, they lose the same number of points as winning bidder gains … In Small or Big, when
@@ -295,6 +286,8 @@ class Hand:
     pepper: Pepper | None = None
     # Who dealt: kept with the hand for the record (the deal passes to the left); no rule depends on it.
     dealer: Seat | None = None
+    # The side that reneged (failed to follow suit): the hand is forfeited to the other side (`forfeited`).
+    renege: Side | None = None
 
     @classmethod
     def of(cls, hand: Any) -> Hand:
@@ -304,7 +297,7 @@ class Hand:
         return cls(**values)
 
 
-_HAND_FIELDS = ("makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper", "dealer")
+_HAND_FIELDS = ("makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper", "dealer", "renege")
 # What a missing or empty field means, for the fields that are not "none" when empty.
 _NONE: dict[str, Any] = {"tricks": 0, "alone": False, "blind": False, "makers": ""}
 
@@ -441,8 +434,25 @@ def _euchre_points(hand: Hand, rules: Ruleset) -> tuple[int, int, bool]:
     return (rules.euchred_loner if hand.alone else rules.euchred_makers), defenders, False
 
 
+def forfeited(hand: Hand, rules: Ruleset) -> Hand:
+    """A reneged hand as it is scored: "Reneging generally causes the hand to be forfeited, with the maximum amount
+    of points (usually 2 but can be 4 when opposing team is going alone) awarded to the opposing team" (the Euchre
+    article, 001). Read, under every preset, as the other side taking every trick: the makers' renege a euchre
+    sweep to the defenders, the defenders' a march to the makers (4 to a loner), a bid made or set in full."""
+    if hand.renege not in SIDES:
+        raise ScoringError("The side that reneged is N–S or E–W.")
+    return replace(hand, tricks=0 if hand.renege == hand.makers else rules.tricks_per_hand)
+
+
 def score_hand(hand: Hand, rules: Ruleset = STANDARD) -> HandScore:
-    """Points for each side and each player's tally extras, for one hand under `rules`."""
+    """Points for each side and each player's tally extras, for one hand under `rules`.
+
+    A reneged hand is scored as `forfeited` says, whatever tricks it was recorded with, and adds no tally extras
+    (no loner, euchre or march was played out)."""
+    if hand.renege is not None:
+        given = forfeited(hand, rules)
+        score = score_hand(replace(given, renege=None), rules)
+        return HandScore(ns=score.ns, ew=score.ew, winner=score.winner)
     _check(hand, rules)
     makers_points, defenders_points, made = (_bid_points if rules.bidding else _euchre_points)(hand, rules)
     makers, defenders = hand.makers, other(hand.makers)

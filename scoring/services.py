@@ -392,6 +392,8 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
     makers = hand.makers or (side_of(maker) if maker else "")
     entered = replace(hand, makers=makers, dealer=dealer)
     try:
+        if entered.renege is not None:  # recorded as it is scored: the other side took every trick
+            entered = rules.forfeited(entered, game.ruleset)
         score = rules.score_hand(entered, game.ruleset)
     except rules.ScoringError as error:
         raise ValidationError({"hand": str(error)}) from error
@@ -411,6 +413,7 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
         bid=entered.bid,
         pepper=entered.pepper or "",
         tricks=entered.tricks,
+        renege=entered.renege or "",
         ns_points=score.ns,
         ew_points=score.ew,
     )

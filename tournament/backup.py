@@ -138,6 +138,7 @@ def night_export(night: Night) -> dict[str, Any]:
                             "bid": hand.bid,
                             "pepper": hand.pepper,
                             "tricks": hand.tricks,
+                            "renege": hand.renege,
                             "ns": hand.ns_points,
                             "ew": hand.ew_points,
                             "recorded_at": _when(hand.recorded_at),
@@ -317,7 +318,9 @@ def _same(*names: str) -> dict[str, str]:
 POINTS = {"ns": "ns_points", "ew": "ew_points"}
 RESULT_KEYS = {**_same("table", "hands_played", "winner", "tie_break", "status", "entry", "version"), **POINTS}
 HAND_KEYS = {
-    **_same("number", "dealer", "makers", "maker", "alone", "blind", "defender_alone", "bid", "pepper", "tricks"),
+    **_same(
+        "number", "dealer", "makers", "maker", "alone", "blind", "defender_alone", "bid", "pepper", "tricks", "renege"
+    ),
     **_same("recorded_at"),
     **POINTS,
 }
@@ -693,7 +696,7 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset) -
         made = (0, 0)
         for number, row in enumerate(hands, start=1):
             place = f"{where}, hand {number}"
-            hand = _record(Hand, row, place, HAND_KEYS)
+            hand = _record(Hand, row, place, HAND_KEYS, optional=("renege",))  # a later field: "" before it
             if hand.number != number:
                 raise _fail(place, f"“number” is {hand.number}: a game's hands are numbered 1, 2, 3… in order.")
             try:
@@ -952,6 +955,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                         bid=hand["bid"],
                         pepper=hand["pepper"],
                         tricks=hand["tricks"],
+                        renege=hand.get("renege", ""),
                         ns_points=hand["ns"],
                         ew_points=hand["ew"],
                     )

@@ -69,7 +69,21 @@ def hands_csv(night: Night) -> str:
     out = io.StringIO()
     writer = SafeWriter(out)
     writer.writerow(
-        ["game", "table", "hand", "dealer", "makers", "caller", "alone", "tricks", "bid", "N-S", "E-W", "entry"]
+        [
+            "game",
+            "table",
+            "hand",
+            "dealer",
+            "makers",
+            "caller",
+            "alone",
+            "tricks",
+            "bid",
+            "N-S",
+            "E-W",
+            "entry",
+            "renege",
+        ]
     )
     hands: dict[int, list[Hand]] = {}
     for hand in Hand.objects.filter(result__round__night=night).order_by("result_id", "number"):
@@ -91,13 +105,28 @@ def hands_csv(night: Night) -> str:
                     "yes" if hand.alone else "",
                     hand.tricks,
                     bid,
+                    hand.renege,
                     hand.ns_points,
                     hand.ew_points,
                     "hand",
                 ]
             )
         writer.writerow(
-            [number, result.table, "total", "", "", "", "", "", "", result.ns_points, result.ew_points, result.entry]
+            [
+                number,
+                result.table,
+                "total",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                result.ns_points,
+                result.ew_points,
+                result.entry,
+                "",
+            ]
         )
     return out.getvalue()
 

@@ -51,6 +51,7 @@ def night_record(night: Night) -> dict:
                             "defender_alone": hand.defender_alone or None,
                             "bid": hand.bid,
                             "pepper": hand.pepper or None,
+                            "renege": hand.renege or None,
                             "tricks": hand.tricks,
                             "points": {"NS": hand.ns_points, "EW": hand.ew_points},
                         }

@@ -71,8 +71,8 @@ class Draft:
         }
         return "?" + urlencode({key: value for key, value in params.items() if value})
 
-    def hand(self, tricks: int) -> rules.Hand:
-        """The hand this draft becomes when the makers took `tricks`."""
+    def hand(self, tricks: int, renege: str | None = None) -> rules.Hand:
+        """The hand this draft becomes when the makers took `tricks` (or when a side reneged)."""
         return rules.Hand(
             makers=rules.side_of(self.maker),
             tricks=tricks,
@@ -83,6 +83,7 @@ class Draft:
             bid=self.bid,
             pepper=self.pepper or None,  # type: ignore[arg-type]
             dealer=self.dealer or None,  # type: ignore[arg-type]
+            renege=renege,  # type: ignore[arg-type]
         )
 
 
@@ -110,6 +111,7 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
     options = []  # toggles shown once the caller is known: (label, url, on)
     tricks = []  # (tricks, points label) — only when the hand can be scored
     bids: list[tuple[str, str, bool]] = []
+    reneges: list[tuple[str, str, str]] = []  # (side, label, points label)
     if draft.maker:
         defenders = rules.SEATS_OF[rules.other(rules.side_of(draft.maker))]
         if not ruleset.bidding:
@@ -134,6 +136,10 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
                 tricks = []
                 break
             tricks.append((count, _points_label(score)))
+        if tricks:  # a renege forfeits the hand to the other side, as its rule says (scoring.rules.forfeited)
+            for side in rules.SIDES:
+                score = rules.score_hand(draft.hand(0, renege=side), ruleset)
+                reneges.append((side, f"{side[0]}–{side[1]} reneged", _points_label(score)))
     seat_buttons = [(seat, shown.seats.get(seat, "?"), SEAT_NAMES[seat]) for seat in rules.SEATS]
     return {
         "game": shown,
@@ -153,6 +159,7 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
         "bids": bids,
         "pepper_names": {pepper: rules.pepper_name(pepper, ruleset) for pepper in ("little", "big")},
         "tricks": tricks,
+        "reneges": reneges,
         "error": error,
         "urls": urls,
     }
@@ -186,14 +193,15 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
     `drawn_for`: the game the page was drawn for, when the address does not say it (a table's link).
     """
     draft = Draft.from_query(request.POST)
+    renege = request.POST.get("renege") if request.POST.get("renege") in rules.SIDES else None
     try:
-        tricks = int(request.POST.get("tricks", ""))
+        tricks = 0 if renege else int(request.POST.get("tricks", ""))  # a renege is scored without its tricks
         if not draft.maker:
             raise ValidationError("Tap who called trump first.")
         game.hand_record(
             round_=round_,
             table=table,
-            hand=draft.hand(tricks),
+            hand=draft.hand(tricks, renege),
             user=request.user,
             drawn_for=drawn_for,
             number=posted_number(request, "hand"),
