@@ -43,6 +43,7 @@ from .models import (
     Round,
     RoundEvent,
     Seating,
+    SignUp,
     fresh_code,
 )
 
@@ -60,6 +61,8 @@ LATER_NIGHT_FIELDS = {
     "chart": None,
     "head_table_ends": True,  # how games end: before these two, always the head table's hands and the timer
     "points_target": None,
+    "signup_open": False,  # sign-up from the public link: before it, there was none
+    "signup_cap": None,
 }
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)
@@ -225,6 +228,18 @@ def night_export(night: Night) -> dict[str, Any]:
             {"table": link.table, "token": link.token, "active": link.active}
             for link in TableLink.objects.filter(night=night).order_by("table", "token")
         ],
+        "signups": [
+            {
+                "name": signup.name,
+                "contact": signup.contact,
+                "category": signup.category,
+                "status": signup.status,
+                "key": signup.key,
+                "created_at": _when(signup.created_at),
+                "player": key[signup.entry.player_id] if signup.entry else None,
+            }
+            for signup in SignUp.objects.filter(night=night).select_related("entry").order_by("created_at", "id")
+        ],
     }
     return {**payload, "checksum": hashlib.sha256(_canonical(payload)).hexdigest()}
 
@@ -332,6 +347,7 @@ SUBMISSION_KEYS = {
 ROUND_KEYS = _same("number", "status", "token", "bell_cause", "bell_reason", *ROUND_TIMES)
 EVENT_KEYS = _same("at", "action", "status", "cause", "reason")
 ENTRY_KEYS = _same("checked_in", "active", "bye_offset", "number", "card", "code")
+SIGNUP_KEYS = _same("name", "contact", "category", "status", "key")
 PLAYER_KEYS = _same("name", "house", "club_number", "category")
 
 
@@ -802,6 +818,37 @@ def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players
     _once(keys, "The entry's key")
 
 
+def _check_signups(rows: Any, players: Mapping[str, str]) -> None:
+    """The sign-ups from the public link (a later part of the file: none before it): each a sign-up the service
+    could make, the ones that are in naming a player of the file, each player and each key once."""
+    if not isinstance(rows, list):
+        raise _fail("This backup", f"“signups” should be a list, not {_shown(rows)}.")
+    keys, held = [], []
+    for number, item in enumerate(rows, start=1):
+        where = f"Sign-up {number}"
+        signup = _record(SignUp, item, where, SIGNUP_KEYS)
+        when = item.get("created_at")
+        if not isinstance(when, str) or _parsed_moment(when) is None:
+            raise _fail(where, f"“created_at” is when it was made (an ISO date and time), not {_shown(when)}.")
+        player = item.get("player")
+        if (player is not None) != (signup.status == SignUp.Status.IN):
+            raise _fail(where, f"a sign-up that is {signup.status} has {'no' if player is None else 'a'} “player”.")
+        if player is not None:
+            if player not in players:
+                raise _fail(where, f"“player” {_shown(player)} is not one of the file's players.")
+            held.append((player, where))
+        keys.append((signup.key, where))
+    _once(keys, "The sign-up's key")
+    _once(held, "The sign-up of player")
+
+
+def _parsed_moment(text: str) -> dt.datetime | None:
+    try:
+        return parse_datetime(text)
+    except ValueError:
+        return None
+
+
 def _check_links(rows: list[Any]) -> None:
     tokens, live = [], []
     for number, item in enumerate(rows, start=1):
@@ -831,6 +878,7 @@ def _check(data: dict[str, Any]) -> None:
     rounds = data["rounds"]
     _check_rounds(rounds, night, ruleset, players)
     _check_links(data["table_links"])
+    _check_signups(data.get("signups", []), players)
     if (night.status == Night.Status.SETUP) != (not rounds):
         raise _fail(
             "The night",
@@ -997,6 +1045,15 @@ def night_restore(*, raw: bytes, by=None) -> Night:
             TableLink(night=night, table=link["table"], token=link["token"], active=link["active"])
             for link in data["table_links"]
         )
+        entries = {entry.player_id: entry for entry in Entry.objects.filter(night=night)}
+        for row in data.get("signups", []):
+            player = players[row["player"]] if row["player"] else None
+            made = SignUp.objects.create(
+                night=night,
+                **{name: row[name] for name in SIGNUP_KEYS},
+                entry=entries[player.pk] if player else None,
+            )
+            SignUp.objects.filter(pk=made.pk).update(created_at=parse_datetime(row["created_at"]))
     except (KeyError, TypeError, ValueError) as error:
         raise _refuse(f"This backup is incomplete or malformed ({error!r}): nothing was restored.") from error
     except IntegrityError as error:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scoring.models import Season, TableResult
 
-from .models import Night, PrintJob, Round
+from .models import Night, PrintJob, Round, SignUp
 from .selectors import DeskState, Place, RoomState
 
 
@@ -22,4 +22,5 @@ def choices(request) -> dict[str, type]:
         "RoomState": RoomState,
         "DeskState": DeskState,
         "Place": Place,
+        "SignUpStatus": SignUp.Status,
     }

@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
-from .models import NIGHT_SETTINGS, WINNERS_STAY_TARGET, Night, Player
+from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Night, Player
 
 
 def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None) -> None:
@@ -69,6 +69,40 @@ class NightForm(forms.ModelForm):
         elif data.get("points_target") == 0:
             data["points_target"] = None
         return data
+
+
+class SignUpForm(forms.Form):
+    name = forms.CharField(
+        label="Your name",
+        max_length=NAME_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+        error_messages={"required": "Type your name.", "max_length": "That name is too long (80 characters at most)."},
+    )
+    contact = forms.CharField(
+        label="Phone or email (optional, for the organizer only)",
+        required=False,
+        max_length=120,
+        widget=forms.TextInput(attrs={"autocomplete": "email"}),
+    )
+    category = forms.CharField(
+        label="Category for a prize, if the club plays one (optional, e.g. lady or man)", required=False, max_length=40
+    )
+
+
+class SignUpSettingsForm(forms.Form):
+    open = forms.BooleanField(label="Players may sign up from the public link", required=False)
+    cap = forms.IntegerField(
+        label="At most this many players (later sign-ups wait on the waitlist)",
+        required=False,
+        min_value=4,
+        max_value=2000,
+        error_messages={
+            "invalid": "Type a whole number of players, or leave it empty for no cap.",
+            "min_value": "A cap is at least 4 players (one table).",
+            "max_value": "A night takes at most 2,000 players.",
+        },
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4}),
+    )
 
 
 class PlayerAddForm(forms.Form):

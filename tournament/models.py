@@ -187,6 +187,12 @@ class Night(models.Model):
         default=True,
         help_text="Switch off for small friendly nights: a score entered on a table's phone then counts at once.",
     )
+    signup_open = models.BooleanField(
+        "players may sign up from the night's public link", default=False, help_text="Off until the organizer opens it."
+    )
+    signup_cap = models.PositiveSmallIntegerField(
+        "the most players signed up", null=True, blank=True, help_text="Later sign-ups join the waitlist."
+    )
     keepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="kept_nights")
     # Bumped by every service that changes what the room sees (changed_at: anything, a score included; moved_at:
     # only where people sit or what the game is doing). Pages poll the one they show, so a wave of scores at the
@@ -346,6 +352,35 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.night}"
+
+
+def signup_key() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class SignUp(models.Model):
+    """A player's sign-up from the night's public link, before the night: in (registered, not yet checked in), on
+    the waitlist (in the order they came), or withdrawn. `key` is the player's own page's address."""
+
+    class Status(models.TextChoices):
+        IN = "in", "in"
+        WAITLIST = "waitlist", "on the waitlist"
+        WITHDRAWN = "withdrawn", "withdrawn"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="signups")
+    name = models.CharField(max_length=NAME_LENGTH)
+    contact = models.CharField("phone or email (for the organizer only)", max_length=120, blank=True)
+    category = models.CharField(max_length=40, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITLIST)
+    entry = models.OneToOneField("Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="signup")
+    key = models.CharField(max_length=40, unique=True, default=signup_key, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_status_display()})"
 
 
 class Action(models.TextChoices):

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import chart, nights, players, public, rounds, sheets
+from .views import chart, nights, players, public, rounds, sheets, signups
 
 app_name = "tournament"
 
@@ -9,6 +9,15 @@ urlpatterns = [
     # First: every phone in the hall polls these, and the resolver tries the patterns in order.
     path("public/nights/<number:night_id>/", public.public_night, name="public_night"),
     path("public/nights/<number:night_id>/display/", public.room_display, name="room_display"),
+    path("public/nights/<number:night_id>/signup/", signups.signup, name="signup"),
+    path("public/signups/<str:key>/", signups.signup_page, name="signup_page"),
+    path("public/signups/<str:key>/withdraw/", signups.signup_withdraw, name="signup_withdraw"),
+    path("nights/<number:night_id>/signups/settings/", signups.signup_settings, name="signup_settings"),
+    path(
+        "nights/<number:night_id>/signups/<number:signup_id>/<str:action>/",
+        signups.signup_action,
+        name="signup_action",
+    ),
     path("public/nights/<number:night_id>/display/count/", public.room_count, name="room_count"),
     path("public/nights/<number:night_id>/me/", public.player_find, name="player_find"),
     path("public/nights/<number:night_id>/me/qr.svg", public.find_qr, name="find_qr"),

@@ -48,6 +48,7 @@ from .seasons import (
     season_standings,
     season_totals,
 )
+from .signups import NightSignUps, night_signups, waitlist_place
 from .standings import (
     AwardRow,
     GameLine,
@@ -82,6 +83,7 @@ __all__ = [
     "FairnessRow",
     "GameLine",
     "NightRows",
+    "NightSignUps",
     "NightStandings",
     "PhoneRoom",
     "Place",
@@ -112,6 +114,7 @@ __all__ = [
     "night_chain",
     "night_entries",
     "night_record",
+    "night_signups",
     "night_stamp",
     "night_standings",
     "nights_for",
@@ -137,4 +140,5 @@ __all__ = [
     "table_stamp",
     "tables_changed_since",
     "tables_without_links",
+    "waitlist_place",
 ]

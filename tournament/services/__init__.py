@@ -26,6 +26,7 @@ from .seating import (
     table_link_regenerate,
     table_links_ensure,
 )
+from .signups import signup_create, signup_promote, signup_settings, signup_withdraw
 
 __all__ = [
     "entry_remove",
@@ -47,6 +48,10 @@ __all__ = [
     "round_tables",
     "scoring_game",
     "seating_swap",
+    "signup_create",
+    "signup_promote",
+    "signup_settings",
+    "signup_withdraw",
     "table_link_regenerate",
     "table_links_ensure",
 ]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ..models import MAX_PLAYERS, NAME_LENGTH, Entry, Night, Player
+from ..models import MAX_PLAYERS, NAME_LENGTH, Entry, Night, Player, SignUp
 from .nights import clean_name, lock_night, require_open, require_setup
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
@@ -102,9 +102,35 @@ def entry_set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
 
 @transaction.atomic
 def entry_remove(*, entry: Entry) -> None:
+    """Take a player off the night before the draw; a player who had signed up from the public link is withdrawn,
+    and their place goes to the first on the waitlist."""
     entry = Entry.objects.select_for_update().select_related("night").get(pk=entry.pk)
     require_setup(entry.night, "players")
+    signed = SignUp.objects.filter(entry=entry).update(status=SignUp.Status.WITHDRAWN, entry=None)
     entry.delete()
+    if signed:
+        waitlist_fill(entry.night)
+
+
+def signup_register(signup: SignUp) -> SignUp:
+    """Give a sign-up its place in the night: registered, expected (not yet checked in). Inside the caller's
+    transaction, the night locked."""
+    (entry,) = players_register(night=signup.night, names=[signup.name], checked_in=False)
+    if signup.category and not entry.player.category:
+        Player.objects.filter(pk=entry.player_id).update(category=signup.category)
+    signup.entry, signup.status = entry, SignUp.Status.IN
+    signup.save(update_fields=["entry", "status"])
+    return signup
+
+
+def waitlist_fill(night: Night) -> list[SignUp]:
+    """Take the waitlist in, first first, while the night has room under its cap; those taken in."""
+    taken = []
+    for waiting in SignUp.objects.filter(night=night, status=SignUp.Status.WAITLIST).order_by("created_at", "id"):
+        if night.signup_cap is not None and night.entries.count() >= night.signup_cap:
+            break
+        taken.append(signup_register(waiting))
+    return taken
 
 
 @transaction.atomic

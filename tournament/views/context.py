@@ -8,7 +8,7 @@ from tournament.score_forms import ScoreForm
 from tournament.selectors import night_standings
 
 from .. import selectors
-from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm
+from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm, SignUpSettingsForm
 from ..models import Night
 
 
@@ -67,10 +67,20 @@ def round_context(
     }
 
 
-def night_context(night: Night, keeper_form=None) -> dict[str, Any]:
+def signups_context(night: Night, signup_form=None, signup_error: str = "") -> dict[str, Any]:
+    initial = {"open": night.signup_open, "cap": night.signup_cap}
+    return {
+        "signups": selectors.night_signups(night),
+        "signup_form": signup_form or SignUpSettingsForm(initial=initial),
+        "signup_error": signup_error,
+    }
+
+
+def night_context(night: Night, keeper_form=None, signup_form=None, signup_error: str = "") -> dict[str, Any]:
     return {
         **players_context(night),
         **round_context(night),
+        **signups_context(night, signup_form, signup_error),
         "keepers": list(night.keepers.order_by("username")),
         "keeper_form": keeper_form or KeeperForm(),
     }

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from .. import backup, charts, selectors, services
@@ -41,7 +42,18 @@ def night_create(request):
 @organizer_required
 def night_detail(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    context = {**night_context(night), "phones": phone_address(request), "restarts": selectors.recent_restarts()}
+    return night_page(request, night)
+
+
+def night_page(request, night: Night, **forms) -> TemplateResponse:
+    """The organizer's night page, with any form given (bound, its refusals beside its fields)."""
+    phones = phone_address(request)
+    context = {
+        **night_context(night, **forms),
+        "phones": phones,
+        "restarts": selectors.recent_restarts(),
+        "signup_link": phones.of(reverse("tournament:signup", args=[night.pk])),
+    }
     return TemplateResponse(request, "tournament/night_detail.html", context)
 
 
@@ -71,7 +83,7 @@ def keeper_add(request, night_id: int):
             apply_errors(form, error)
         else:
             return redirect(night)
-    return TemplateResponse(request, "tournament/night_detail.html", night_context(night, keeper_form=form))
+    return night_page(request, night, keeper_form=form)
 
 
 @organizer_required

@@ -1,0 +1,194 @@
+"""Sign-up before the night from its public link (#20): a cap, a waitlist in order, promotion when someone
+withdraws, returning players matched to the roster, and every refusal said beside the field."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tournament import services
+from tournament.models import Entry, Player, SignUp
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def open_night(night):
+    return services.signup_settings(night=night, open=True, cap=8)
+
+
+def sign(night, name, **more):
+    return services.signup_create(night=night, name=name, **more)
+
+
+def test_sign_ups_past_the_cap_wait_in_order_and_the_first_is_promoted_when_someone_withdraws(open_night):
+    signed = [sign(open_night, f"Player {n}") for n in range(1, 11)]
+    assert [s.status for s in signed] == ["in"] * 8 + ["waitlist"] * 2
+    assert open_night.entries.count() == 8 and not open_night.entries.filter(checked_in=True).exists()
+    promoted = services.signup_withdraw(signup=signed[2])
+    assert promoted.name == "Player 9" and promoted.status == "in"
+    assert set(open_night.entries.values_list("player__name", flat=True)) == {
+        f"Player {n}" for n in (1, 2, 4, 5, 6, 7, 8, 9)
+    }
+    signed[9].refresh_from_db()
+    assert signed[9].status == "waitlist"
+    # Withdrawing from the waitlist promotes nobody; the organizer may take someone in over the cap.
+    assert services.signup_withdraw(signup=signed[9]) is None
+    late = sign(open_night, "Player 11")
+    assert late.status == "waitlist"
+    assert services.signup_promote(signup=late).status == "in"
+    assert open_night.entries.count() == 9
+
+
+def test_a_raised_cap_takes_the_waitlist_in_in_order(open_night):
+    for n in range(1, 12):
+        sign(open_night, f"Player {n}")
+    services.signup_settings(night=open_night, open=True, cap=10)
+    assert list(SignUp.objects.filter(status="waitlist").values_list("name", flat=True)) == ["Player 11"]
+    services.signup_settings(night=open_night, open=True, cap=None)
+    assert not SignUp.objects.filter(status="waitlist").exists()
+
+
+def test_a_returning_player_is_matched_to_the_roster_never_duplicated(open_night):
+    regular = Player.objects.create(name="Łukasz Żółć")
+    made = sign(open_night, "  łukasz   ŻÓŁĆ ", category="man")
+    assert made.entry.player_id == regular.pk
+    assert Player.objects.filter(name_key=regular.name_key).count() == 1
+    regular.refresh_from_db()
+    assert regular.category == "man"  # the roster had none
+
+
+@pytest.mark.parametrize(
+    ("setup", "name", "refusal"),
+    [
+        ("twice", "ann  KOWALSKI", "Ann Kowalski is already signed up for this night."),
+        ("waiting", "Player 9", "Player 9 is already on this night's waitlist."),
+        ("closed", "Bob", "Sign-up for this night is not open: ask the organizer."),
+        ("drawn", "Bob", "The seating is drawn: sign-up is closed. Ask at the door."),
+        ("open", "   ", "Type your name."),
+        ("open", "x" * 81, "That name is too long (80 characters at most)."),
+    ],
+)
+def test_a_refused_sign_up_says_why_and_adds_nobody(open_night, setup, name, refusal):
+    sign(open_night, "Ann Kowalski")
+    if setup == "waiting":
+        for n in range(2, 10):
+            sign(open_night, f"Player {n}")
+    if setup == "closed":
+        services.signup_settings(night=open_night, open=False, cap=8)
+    if setup == "drawn":
+        for n in range(2, 5):
+            sign(open_night, f"Player {n}")
+        Entry.objects.filter(night=open_night).update(checked_in=True)
+        services.night_draw(night=open_night, seed=1)
+    before = (Entry.objects.count(), SignUp.objects.count())
+    with pytest.raises(ValidationError) as refused:
+        sign(open_night, name)
+    assert refused.value.message_dict == {"name": [refusal]}
+    assert (Entry.objects.count(), SignUp.objects.count()) == before
+
+
+def test_the_public_form_signs_up_and_the_players_page_says_where_they_stand(client, open_night):
+    url = reverse("tournament:signup", args=[open_night.pk])
+    assert "8 places left of 8." in client.get(url).content.decode()
+    for n in range(1, 9):
+        sign(open_night, f"Player {n}")
+    page = client.get(url).content.decode()
+    assert "The night is full (8 players)" in page and "Join the waitlist" in page
+    answer = client.post(url, {"name": "Maria Rossi", "contact": "555-0101"}, follow=True)
+    body = answer.content.decode()
+    assert "Maria Rossi: you are 1st on the waitlist." in body
+    waiting = SignUp.objects.get(name="Maria Rossi")
+    assert answer.redirect_chain[-1][0] == reverse("tournament:signup_page", args=[waiting.key])
+    # Someone withdraws from their own page: Maria's page now says she is in.
+    first = SignUp.objects.get(name="Player 1")
+    unsure = client.post(reverse("tournament:signup_withdraw", args=[first.key])).content.decode()
+    assert "Tick “Yes, I cannot come” to withdraw: nothing was changed." in unsure
+    assert SignUp.objects.get(pk=first.pk).status == "in"
+    client.post(reverse("tournament:signup_withdraw", args=[first.key]), {"sure": "1"})
+    assert (
+        "Player 1: your sign-up is withdrawn."
+        in client.get(reverse("tournament:signup_page", args=[first.key])).content.decode()
+    )
+    assert (
+        "You are in, Maria Rossi." in client.get(reverse("tournament:signup_page", args=[waiting.key])).content.decode()
+    )
+
+
+def test_a_refusal_on_the_public_form_is_shown_beside_the_name(client, open_night):
+    sign(open_night, "Ann Kowalski")
+    body = client.post(reverse("tournament:signup", args=[open_night.pk]), {"name": "ann kowalski"}).content.decode()
+    assert "is already signed up for this night." in body
+    assert 'class="field has-error"' in body
+
+
+def test_the_organizer_opens_sign_up_sets_a_cap_and_works_the_waitlist(organizer_client, night):
+    settings_url = reverse("tournament:signup_settings", args=[night.pk])
+    refused = organizer_client.post(settings_url, {"open": "on", "cap": "3"})
+    assert "A cap is at least 4 players (one table)." in refused.content.decode()
+    night.refresh_from_db()
+    assert not night.signup_open
+    organizer_client.post(settings_url, {"open": "on", "cap": "4"})
+    night.refresh_from_db()
+    assert (night.signup_open, night.signup_cap) == (True, 4)
+    for n in range(1, 6):
+        sign(night, f"Player {n}")
+    page = organizer_client.get(night.get_absolute_url()).content.decode()
+    assert "Sign-up before the night</b> — open · 4 in, 1 waiting" in page
+    assert f"/public/nights/{night.pk}/signup/" in page
+    waiting = SignUp.objects.get(name="Player 5")
+    organizer_client.post(reverse("tournament:signup_action", args=[night.pk, waiting.pk, "promote"]))
+    waiting.refresh_from_db()
+    assert waiting.status == "in" and night.entries.count() == 5
+
+
+def test_the_organizer_taking_a_signed_up_player_off_gives_the_place_to_the_waitlist(open_night):
+    for n in range(1, 10):
+        sign(open_night, f"Player {n}")
+    gone = Entry.objects.get(night=open_night, player__name="Player 4")
+    services.entry_remove(entry=gone)
+    assert SignUp.objects.get(name="Player 4").status == "withdrawn"
+    assert SignUp.objects.get(name="Player 9").status == "in"
+    assert open_night.entries.count() == 8
+
+
+def test_sign_ups_and_the_waitlist_travel_in_the_backup(open_night):
+    import json
+
+    from tests.tournament.test_backup_refusals import signed
+    from tournament import backup
+    from tournament.models import Night
+
+    for n in range(1, 11):
+        sign(open_night, f"Player {n}", contact=f"555-01{n:02}")
+    services.signup_withdraw(signup=SignUp.objects.get(name="Player 10"))
+    open_night.refresh_from_db()
+    first = backup.night_backup_bytes(open_night)
+    data = json.loads(first)
+    assert [row["status"] for row in data["signups"]] == ["in"] * 8 + ["waitlist", "withdrawn"]
+    Night.objects.filter(pk=open_night.pk).delete()
+    restored = backup.night_restore(raw=first)
+    assert (restored.signup_open, restored.signup_cap) == (True, 8)
+    assert backup.night_backup_bytes(restored) == first
+    # Still the same waitlist: a withdrawal promotes Player 9.
+    services.signup_withdraw(signup=SignUp.objects.get(night=restored, name="Player 1"))
+    assert SignUp.objects.get(night=restored, name="Player 9").status == "in"
+    # A file edited by hand is refused with the first fault, before anything is written.
+    Night.objects.filter(pk=restored.pk).delete()
+    for edit, refusal in (
+        (
+            lambda d: d["signups"][8].update(player=d["players"][0]["key"]),
+            "Sign-up 9: a sign-up that is waitlist has a",
+        ),
+        (lambda d: d["signups"][0].update(player=None), "Sign-up 1: a sign-up that is in has no “player”"),
+        (lambda d: d["signups"][1].update(key=d["signups"][0]["key"]), "Sign-up 2: The sign-up's key"),
+        (lambda d: d["signups"][0].update(status="maybe"), "Sign-up 1: “status”"),
+        (lambda d: d["signups"][0].update(created_at="yesterday"), "Sign-up 1: “created_at” is when it was made"),
+    ):
+        edited = json.loads(first)
+        edit(edited)
+        with pytest.raises(ValidationError) as refused:
+            backup.night_restore(raw=signed(edited))
+        assert refusal in " ".join(refused.value.messages)
+        assert not Night.objects.filter(uid=edited["night"]["uid"]).exists()

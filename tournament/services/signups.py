@@ -1,0 +1,96 @@
+"""The only writers of sign-ups before the night: a player signs up from the night's public link, up to its cap;
+past the cap the sign-up waits on the waitlist, in order, and is promoted when someone withdraws. One
+transaction each.
+
+A sign-up that is in is an ordinary registration, not yet checked in (the draw seats only who is here); a
+waitlisted one has no registration until it is promoted. Names are matched to the club roster as the organizer's
+own registration matches them (`players_register`), so a returning player is never a second player.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from ..models import NAME_LENGTH, Entry, Night, Player, SignUp
+from .nights import clean_name, lock_night
+from .players import signup_register, waitlist_fill
+
+
+def _open_for_signups(night: Night) -> None:
+    if night.status != Night.Status.SETUP:
+        raise ValidationError({"name": "The seating is drawn: sign-up is closed. Ask at the door."})
+    if not night.signup_open:
+        raise ValidationError({"name": "Sign-up for this night is not open: ask the organizer."})
+
+
+def _waiting(night: Night):
+    return SignUp.objects.filter(night=night, status=SignUp.Status.WAITLIST).order_by("created_at", "id")
+
+
+@transaction.atomic
+def signup_create(*, night: Night, name: str, contact: str = "", category: str = "") -> SignUp:
+    """A player signs up: in while the night has room under its cap, else on the waitlist (in the order they came)."""
+    night = lock_night(night)
+    _open_for_signups(night)
+    name = clean_name(name)
+    if not name:
+        raise ValidationError({"name": "Type your name."})
+    if len(name) > NAME_LENGTH:
+        raise ValidationError({"name": f"That name is too long ({NAME_LENGTH} characters at most)."})
+    key = Player.key_for(name)
+    if here := Entry.objects.filter(night=night, player__name_key=key).select_related("player").first():
+        raise ValidationError({"name": f"{here.player.name} is already signed up for this night."})
+    if waiting := next((w for w in _waiting(night) if Player.key_for(w.name) == key), None):
+        raise ValidationError({"name": f"{waiting.name} is already on this night's waitlist."})
+    signup = SignUp.objects.create(
+        night=night, name=name, contact=" ".join(contact.split())[:120], category=category.strip()[:40]
+    )
+    full = night.signup_cap is not None and night.entries.count() >= night.signup_cap
+    return signup if full else signup_register(signup)
+
+
+@transaction.atomic
+def signup_withdraw(*, signup: SignUp) -> SignUp | None:
+    """A player withdraws (from their own link, or the organizer removes them): their place is given to the first
+    on the waitlist, who is returned (None when nobody was promoted)."""
+    night = lock_night(signup.night)
+    signup = SignUp.objects.select_for_update().get(pk=signup.pk)
+    if signup.status == SignUp.Status.WITHDRAWN:
+        raise ValidationError({"signup": "This sign-up was already withdrawn."})
+    if night.status != Night.Status.SETUP:
+        raise ValidationError({"signup": "The seating is drawn: tell the organizer you are leaving."})
+    had_place = signup.status == SignUp.Status.IN
+    if signup.entry_id is not None:
+        Entry.objects.filter(pk=signup.entry_id).delete()
+    signup.status, signup.entry = SignUp.Status.WITHDRAWN, None
+    signup.save(update_fields=["status", "entry"])
+    if not had_place:
+        return None
+    taken = waitlist_fill(night)
+    return taken[0] if taken else None
+
+
+@transaction.atomic
+def signup_promote(*, signup: SignUp) -> SignUp:
+    """The organizer takes a waitlisted player in now, over the cap if need be (the organizer's call)."""
+    night = lock_night(signup.night)
+    signup = SignUp.objects.select_for_update().get(pk=signup.pk)
+    if signup.status != SignUp.Status.WAITLIST:
+        raise ValidationError({"signup": f"{signup.name} is not on the waitlist."})
+    if night.status != Night.Status.SETUP:
+        raise ValidationError({"signup": "The seating is drawn: add them as a late arrival instead."})
+    return signup_register(signup)
+
+
+@transaction.atomic
+def signup_settings(*, night: Night, open: bool, cap: int | None) -> Night:
+    """Open or close sign-up from the public link, and set the cap (None: no cap). A cap below the players already
+    in leaves them in; the waitlist fills from the next sign-up on. A raised cap promotes the waitlist in order."""
+    night = lock_night(night)
+    if cap is not None and not 4 <= cap <= 2000:
+        raise ValidationError({"signup_cap": "A cap is 4 to 2,000 players, or empty for none."})
+    night.signup_open, night.signup_cap = open, cap
+    night.save(update_fields=["signup_open", "signup_cap"])
+    waitlist_fill(night)  # a raised cap (or none) takes the waitlist in, in order
+    return night

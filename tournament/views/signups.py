@@ -1,0 +1,94 @@
+"""Sign-up before the night: the public form, a player's own sign-up page, and the organizer's waitlist buttons."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_POST
+
+from scoring.ending import ordinal
+
+from .. import selectors, services
+from ..forms import SignUpForm, SignUpSettingsForm, apply_errors
+from ..models import Night, SignUp
+from ..permissions import organizer_required
+from .nights import night_page
+
+
+def signup(request, night_id: int):
+    """The night's public sign-up link: a name (and, if the player likes, a contact and a category)."""
+    night = get_object_or_404(Night, pk=night_id)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            made = services.signup_create(night=night, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect("tournament:signup_page", made.key)
+    night.refresh_from_db()
+    here = night.entries.count()
+    full = night.signup_cap is not None and here >= night.signup_cap
+    context = {
+        "night": night,
+        "form": form,
+        "full": full,
+        "places_left": max(0, (night.signup_cap or 0) - here),
+        "closed": night.status != Night.Status.SETUP,
+    }
+    return TemplateResponse(request, "tournament/signup.html", context)
+
+
+def _done(request, signup: SignUp, error: str = ""):
+    place = selectors.waitlist_place(signup)
+    context = {"night": signup.night, "signup": signup, "place": ordinal(place) if place else "", "error": error}
+    return TemplateResponse(request, "tournament/signup_done.html", context)
+
+
+def signup_page(request, key: str):
+    """A player's own sign-up: in, waiting (and where), or withdrawn; the address is theirs alone."""
+    return _done(request, get_object_or_404(SignUp.objects.select_related("night"), key=key))
+
+
+@require_POST
+def signup_withdraw(request, key: str):
+    signup = get_object_or_404(SignUp.objects.select_related("night"), key=key)
+    if request.POST.get("sure") != "1":
+        return _done(request, signup, "Tick “Yes, I cannot come” to withdraw: nothing was changed.")
+    try:
+        services.signup_withdraw(signup=signup)
+    except ValidationError as error:
+        return _done(request, signup, " ".join(error.messages))
+    return redirect("tournament:signup_page", key)
+
+
+@organizer_required
+@require_POST
+def signup_action(request, night_id: int, signup_id: int, action: str):
+    """The organizer's buttons on the waitlist: promote (over the cap) or remove."""
+    signup = get_object_or_404(SignUp.objects.select_related("night"), pk=signup_id, night_id=night_id)
+    try:
+        if action == "promote":
+            services.signup_promote(signup=signup)
+        else:
+            services.signup_withdraw(signup=signup)
+    except ValidationError as error:
+        return night_page(request, signup.night, signup_error=" ".join(error.messages))
+    return redirect(f"{signup.night.get_absolute_url()}#signups")
+
+
+@organizer_required
+@require_POST
+def signup_settings(request, night_id: int):
+    """Open or close sign-up from the public link, and its cap; a refusal is shown beside the field."""
+    night = get_object_or_404(Night, pk=night_id)
+    form = SignUpSettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.signup_settings(night=night, open=form.cleaned_data["open"], cap=form.cleaned_data["cap"])
+        except ValidationError as error:
+            apply_errors(form, error, aliases={"signup_cap": "cap"})
+        else:
+            return redirect(f"{night.get_absolute_url()}#signups")
+    return night_page(request, night, signup_form=form)
