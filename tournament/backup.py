@@ -63,6 +63,7 @@ LATER_NIGHT_FIELDS = {
     "points_target": None,
     "signup_open": False,  # sign-up from the public link: before it, there was none
     "signup_cap": None,
+    "checkin_open": False,
 }
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)
@@ -213,6 +214,7 @@ def night_export(night: Night) -> dict[str, Any]:
                     "club_number": entry.player.club_number,
                     "category": entry.player.category,
                     "checked_in": entry.checked_in,
+                    "checked_in_by_phone": entry.checked_in_by_phone,
                     "active": entry.active,
                     "bye_offset": entry.bye_offset,
                     "number": entry.number,
@@ -346,7 +348,7 @@ SUBMISSION_KEYS = {
 }
 ROUND_KEYS = _same("number", "status", "token", "bell_cause", "bell_reason", *ROUND_TIMES)
 EVENT_KEYS = _same("at", "action", "status", "cause", "reason")
-ENTRY_KEYS = _same("checked_in", "active", "bye_offset", "number", "card", "code")
+ENTRY_KEYS = _same("checked_in", "checked_in_by_phone", "active", "bye_offset", "number", "card", "code")
 SIGNUP_KEYS = _same("name", "contact", "category", "status", "key")
 PLAYER_KEYS = _same("name", "house", "club_number", "category")
 
@@ -628,7 +630,7 @@ def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
             raise _fail(place, "“name” has nothing in it to show (only spaces or invisible characters).")
         # An entry's card and code may be missing (files from before they travelled): they are given out anew.
         given = {k: v for k, v in row.items() if k not in ("card", "code") or v}
-        entry = _record(Entry, given, place, ENTRY_KEYS, optional=("number", "card", "code"))
+        entry = _record(Entry, given, place, ENTRY_KEYS, optional=("number", "card", "code", "checked_in_by_phone"))
         if entry.number is not None and not numbered:
             raise _fail(place, f"“number” is {entry.number}, yet the night has no rotation chart to number it on.")
         if entry.number is not None and not 1 <= entry.number <= numbered:
@@ -951,6 +953,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 night=night,
                 player=player,
                 checked_in=row["checked_in"],
+                checked_in_by_phone=row.get("checked_in_by_phone", False),
                 active=row["active"],
                 bye_offset=row["bye_offset"],
                 number=row.get("number"),

@@ -91,6 +91,7 @@ class SignUpForm(forms.Form):
 
 class SignUpSettingsForm(forms.Form):
     open = forms.BooleanField(label="Players may sign up from the public link", required=False)
+    checkin = forms.BooleanField(label="Players may check themselves in by phone at the door", required=False)
     cap = forms.IntegerField(
         label="At most this many players (later sign-ups wait on the waitlist)",
         required=False,

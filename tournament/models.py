@@ -190,6 +190,11 @@ class Night(models.Model):
     signup_open = models.BooleanField(
         "players may sign up from the night's public link", default=False, help_text="Off until the organizer opens it."
     )
+    checkin_open = models.BooleanField(
+        "players may check themselves in by phone at the door",
+        default=False,
+        help_text="From the door's QR code; the organizer sees each, and can undo it.",
+    )
     signup_cap = models.PositiveSmallIntegerField(
         "the most players signed up", null=True, blank=True, help_text="Later sign-ups join the waitlist."
     )
@@ -326,6 +331,7 @@ class Entry(models.Model):
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     checked_in = models.BooleanField(default=True)
+    checked_in_by_phone = models.BooleanField(default=False)  # the player's own "I'm here" at the door
     active = models.BooleanField(default=True)
     # A late arrival starts level with the fewest byes anyone had when they came, so fairness does not make them
     # sit out game after game to catch up.

@@ -11,8 +11,11 @@ urlpatterns = [
     path("public/nights/<number:night_id>/display/", public.room_display, name="room_display"),
     path("public/nights/<number:night_id>/signup/", signups.signup, name="signup"),
     path("public/signups/<str:key>/", signups.signup_page, name="signup_page"),
+    path("public/nights/<number:night_id>/door/", signups.door, name="door"),
+    path("public/nights/<number:night_id>/door/qr.svg", signups.door_qr, name="door_qr"),
     path("public/signups/<str:key>/withdraw/", signups.signup_withdraw, name="signup_withdraw"),
     path("nights/<number:night_id>/signups/settings/", signups.signup_settings, name="signup_settings"),
+    path("nights/<number:night_id>/players/live/", players.players_live, name="players_live"),
     path(
         "nights/<number:night_id>/signups/<number:signup_id>/<str:action>/",
         signups.signup_action,

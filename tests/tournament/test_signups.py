@@ -135,7 +135,7 @@ def test_the_organizer_opens_sign_up_sets_a_cap_and_works_the_waitlist(organizer
     for n in range(1, 6):
         sign(night, f"Player {n}")
     page = organizer_client.get(night.get_absolute_url()).content.decode()
-    assert "Sign-up before the night</b> — open · 4 in, 1 waiting" in page
+    assert 'Sign-up and check-in by phone</b> — sign-up open<span id="signup-count"> · 4 in, 1 waiting</span>' in page
     assert f"/public/nights/{night.pk}/signup/" in page
     waiting = SignUp.objects.get(name="Player 5")
     organizer_client.post(reverse("tournament:signup_action", args=[night.pk, waiting.pk, "promote"]))
@@ -192,3 +192,94 @@ def test_sign_ups_and_the_waitlist_travel_in_the_backup(open_night):
             backup.night_restore(raw=signed(edited))
         assert refusal in " ".join(refused.value.messages)
         assert not Night.objects.filter(uid=edited["night"]["uid"]).exists()
+
+
+# --- check-in by phone at the door ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def door_night(open_night):
+    services.signup_settings(night=open_night, open=True, cap=8, checkin=True)
+    for n in range(1, 10):
+        sign(open_night, f"Player {n}")
+    open_night.refresh_from_db()
+    return open_night
+
+
+def test_a_player_checks_in_by_phone_once_and_the_organizer_can_undo_it(door_night):
+    entry = Entry.objects.get(night=door_night, player__name="Player 3")
+    services.entry_check_in_by_phone(night=door_night, entry_id=entry.pk)
+    services.entry_check_in_by_phone(night=door_night, entry_id=entry.pk)  # a second tap: nothing more
+    entry.refresh_from_db()
+    assert (entry.checked_in, entry.checked_in_by_phone) == (True, True)
+    services.entry_set_checked_in(entry=entry, checked_in=False)
+    entry.refresh_from_db()
+    assert (entry.checked_in, entry.checked_in_by_phone) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("setup", "refusal"),
+    [
+        ("closed", "Check-in by phone is not open tonight: check in at the organizer's table."),
+        ("drawn", "The seating is drawn: tell the organizer you are here."),
+        ("elsewhere", "That name is not on tonight's list: ask at the organizer's table."),
+    ],
+)
+def test_a_check_in_by_phone_that_cannot_be_is_refused_with_the_reason(door_night, setup, refusal):
+    entry = Entry.objects.get(night=door_night, player__name="Player 1")
+    if setup == "closed":
+        services.signup_settings(night=door_night, open=True, cap=8, checkin=False)
+    if setup == "drawn":
+        Entry.objects.filter(night=door_night).update(checked_in=True)
+        services.night_draw(night=door_night, seed=2)
+        Entry.objects.filter(pk=entry.pk).update(checked_in=False)
+    if setup == "elsewhere":
+        other = services.night_create(name="Another night")
+        (entry,) = services.players_register(night=other, names=["Someone Else"], checked_in=False)
+    with pytest.raises(ValidationError) as refused:
+        services.entry_check_in_by_phone(night=door_night, entry_id=entry.pk)
+    assert refused.value.messages == [refusal]
+    entry.refresh_from_db()
+    assert not entry.checked_in
+
+
+def test_the_door_page_finds_the_name_and_checks_in(client, door_night):
+    url = reverse("tournament:door", args=[door_night.pk])
+    found = client.get(url, {"q": "player 4"}).content.decode()
+    assert "Player 4: I'm here" in found
+    entry = Entry.objects.get(night=door_night, player__name="Player 4")
+    done = client.post(url, {"entry": str(entry.pk)}).content.decode()
+    assert "Welcome, Player 4: you are checked in." in done
+    assert "already checked in" in client.get(url, {"q": "player 4"}).content.decode()
+    assert (
+        "Player 9 is on the waitlist: ask at the organizer's table."
+        in client.get(url, {"q": "player 9"}).content.decode()
+    )
+    missing = client.get(url, {"q": "nobody here"}).content.decode()
+    assert "Nobody on tonight's list matches “nobody here”" in missing and "sign up</a>" in missing
+    assert "Find your name, then tap" in client.post(url, {"entry": "x"}).content.decode()
+
+
+def test_the_organizers_list_follows_check_ins_by_phone_within_one_poll(organizer_client, door_night):
+    page = organizer_client.get(door_night.get_absolute_url()).content.decode()
+    since = page.split("players/live/?since=", 1)[1].split('"', 1)[0]
+    live = reverse("tournament:players_live", args=[door_night.pk])
+    assert organizer_client.get(live, {"since": since}, HTTP_HX_REQUEST="true").status_code == 204
+    entry = Entry.objects.get(night=door_night, player__name="Player 2")
+    services.entry_check_in_by_phone(night=door_night, entry_id=entry.pk)
+    answer = organizer_client.get(live, {"since": since}, HTTP_HX_REQUEST="true")
+    body = answer.content.decode()
+    assert answer.status_code == 200 and "✓ Here (by phone)" in body and "1 checked in of 8" in body
+    assert body.count('hx-swap-oob="true"') == 5  # the counts, the lists and the next poll
+    Entry.objects.filter(night=door_night).update(checked_in=True)
+    services.night_draw(night=door_night, seed=1)
+    assert organizer_client.get(live, {"since": since}, HTTP_HX_REQUEST="true").headers["HX-Refresh"] == "true"
+
+
+def test_the_room_display_shows_the_doors_code_before_the_draw_while_check_in_is_open(client, door_night):
+    display = client.get(reverse("tournament:room_display", args=[door_night.pk])).content.decode()
+    assert reverse("tournament:door_qr", args=[door_night.pk]) in display and "Check in on your phone" in display
+    services.signup_settings(night=door_night, open=True, cap=8, checkin=False)
+    display = client.get(reverse("tournament:room_display", args=[door_night.pk])).content.decode()
+    assert "Find your table on your phone" in display and "Check in on your phone" not in display
+    assert client.get(reverse("tournament:door_qr", args=[door_night.pk])).content.startswith(b"<svg")

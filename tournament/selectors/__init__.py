@@ -48,7 +48,7 @@ from .seasons import (
     season_standings,
     season_totals,
 )
-from .signups import NightSignUps, night_signups, waitlist_place
+from .signups import NightSignUps, night_signups, waiting_named, waitlist_place
 from .standings import (
     AwardRow,
     GameLine,
@@ -140,5 +140,6 @@ __all__ = [
     "table_stamp",
     "tables_changed_since",
     "tables_without_links",
+    "waiting_named",
     "waitlist_place",
 ]

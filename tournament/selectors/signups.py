@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring import names as name_order
 from tournament.models import Night, SignUp
 
 
@@ -38,3 +39,9 @@ def waitlist_place(signup: SignUp) -> int | None:
         + ahead.filter(created_at=signup.created_at, id__lt=signup.id).count()
         + 1
     )
+
+
+def waiting_named(night: Night, query: str) -> SignUp | None:
+    """The waitlisted sign-up a door search names, however typed (None when there is none)."""
+    waiting = SignUp.objects.filter(night=night, status=SignUp.Status.WAITLIST).order_by("created_at", "id")
+    return next((signup for signup in waiting if name_order.matches(query, signup.name)), None)

@@ -7,6 +7,7 @@ game's life and the commands call is named here.
 
 from .nights import keeper_add, keeper_remove, night_create, night_rules_update, scoring_game
 from .players import (
+    entry_check_in_by_phone,
     entry_remove,
     entry_set_active,
     entry_set_checked_in,
@@ -29,6 +30,7 @@ from .seating import (
 from .signups import signup_create, signup_promote, signup_settings, signup_withdraw
 
 __all__ = [
+    "entry_check_in_by_phone",
     "entry_remove",
     "entry_set_active",
     "entry_set_checked_in",

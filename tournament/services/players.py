@@ -70,6 +70,7 @@ def players_register(
     entries = Entry.objects.enter(night, players, checked_in=checked_in, bye_offset=offset)
     number_new_entries(night, entries, "names")
     reseat_if_waiting(night)
+    Night.touch(night.pk)
     return entries
 
 
@@ -93,10 +94,31 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
 
 @transaction.atomic
 def entry_set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
+    """The organizer marks a player here, or not (confirming or undoing a check-in by phone)."""
     entry = Entry.objects.select_for_update().select_related("night").get(pk=entry.pk)
     require_setup(entry.night, "players")
-    entry.checked_in = checked_in
-    entry.save(update_fields=["checked_in"])
+    entry.checked_in, entry.checked_in_by_phone = checked_in, False
+    entry.save(update_fields=["checked_in", "checked_in_by_phone"])
+    Night.touch(entry.night_id)
+    return entry
+
+
+@transaction.atomic
+def entry_check_in_by_phone(*, night: Night, entry_id: int) -> Entry:
+    """A player checks in at the door from their phone (the door's QR code): marked here, by phone, for the
+    organizer to see and undo. Done twice, it is done once."""
+    night = lock_night(night)
+    if night.status != Night.Status.SETUP:
+        raise ValidationError({"entry": "The seating is drawn: tell the organizer you are here."})
+    if not night.checkin_open:
+        raise ValidationError({"entry": "Check-in by phone is not open tonight: check in at the organizer's table."})
+    entry = Entry.objects.select_related("player").filter(night=night, pk=entry_id, player__house=False).first()
+    if entry is None:
+        raise ValidationError({"entry": "That name is not on tonight's list: ask at the organizer's table."})
+    if not entry.checked_in:
+        entry.checked_in, entry.checked_in_by_phone = True, True
+        entry.save(update_fields=["checked_in", "checked_in_by_phone"])
+        Night.touch(night.pk)
     return entry
 
 
@@ -110,6 +132,7 @@ def entry_remove(*, entry: Entry) -> None:
     entry.delete()
     if signed:
         waitlist_fill(entry.night)
+    Night.touch(entry.night_id)
 
 
 def signup_register(signup: SignUp) -> SignUp:

@@ -84,13 +84,17 @@ def signup_promote(*, signup: SignUp) -> SignUp:
 
 
 @transaction.atomic
-def signup_settings(*, night: Night, open: bool, cap: int | None) -> Night:
-    """Open or close sign-up from the public link, and set the cap (None: no cap). A cap below the players already
+def signup_settings(*, night: Night, open: bool, cap: int | None, checkin: bool | None = None) -> Night:
+    """Open or close sign-up from the public link, and set the cap (None: no cap); `checkin`: open or close the
+    door's check-in by phone. A cap below the players already
     in leaves them in; the waitlist fills from the next sign-up on. A raised cap promotes the waitlist in order."""
     night = lock_night(night)
     if cap is not None and not 4 <= cap <= 2000:
         raise ValidationError({"signup_cap": "A cap is 4 to 2,000 players, or empty for none."})
     night.signup_open, night.signup_cap = open, cap
-    night.save(update_fields=["signup_open", "signup_cap"])
+    if checkin is not None:
+        night.checkin_open = checkin
+    night.save(update_fields=["signup_open", "signup_cap", "checkin_open"])
+    Night.touch(night.pk, moved=True)  # the room display's door code comes or goes
     waitlist_fill(night)  # a raised cap (or none) takes the waitlist in, in order
     return night

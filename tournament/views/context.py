@@ -39,6 +39,8 @@ def players_context(night: Night, **forms: Any) -> dict[str, Any]:
         "draw_errors": forms.get("draw_errors", []),
         "in_play": selectors.players_in_play(night, selectors.current_round(night)) if night.status != "setup" else [],
         "swap_errors": forms.get("swap_errors", []),
+        # The players list's live poll (before the draw): check-ins by phone, sign-ups, another laptop's changes.
+        "players_stamp": selectors.night_stamp(night.pk, moved=False),
     }
 
 
@@ -68,7 +70,7 @@ def round_context(
 
 
 def signups_context(night: Night, signup_form=None, signup_error: str = "") -> dict[str, Any]:
-    initial = {"open": night.signup_open, "cap": night.signup_cap}
+    initial = {"open": night.signup_open, "cap": night.signup_cap, "checkin": night.checkin_open}
     return {
         "signups": selectors.night_signups(night),
         "signup_form": signup_form or SignUpSettingsForm(initial=initial),

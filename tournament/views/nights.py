@@ -53,6 +53,7 @@ def night_page(request, night: Night, **forms) -> TemplateResponse:
         "phones": phones,
         "restarts": selectors.recent_restarts(),
         "signup_link": phones.of(reverse("tournament:signup", args=[night.pk])),
+        "door_link": phones.of(reverse("tournament:door", args=[night.pk])),
     }
     return TemplateResponse(request, "tournament/night_detail.html", context)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
@@ -13,7 +14,7 @@ from ..forms import ImportForm, PlayerAddForm, PlayerPasteForm, RosterPickForm, 
 from ..imports import parse_players_csv
 from ..models import Entry, Night, Round
 from ..permissions import organizer_required
-from .context import night_context, players_context
+from .context import night_context, players_context, signups_context
 
 PARTIAL = "tournament/night_detail.html#players"
 ROSTER = "tournament/night_detail.html#roster"
@@ -173,3 +174,17 @@ def player_import(request, night_id: int):
         "errors": errors,
     }
     return TemplateResponse(request, "tournament/player_import.html", context)
+
+
+@organizer_required
+def players_live(request, night_id: int):
+    """The players list's poll before the draw: 204 while nothing changed; else the count and the list (check-ins
+    by phone and sign-ups show within one poll). After the draw the page is drawn again whole."""
+    since = request.GET.get("since")
+    if since and since == selectors.night_stamp(night_id, moved=False):
+        return HttpResponse(status=204)
+    night = get_object_or_404(Night, pk=night_id)
+    if night.status != Night.Status.SETUP:
+        return HttpResponseClientRefresh()
+    context = {**players_context(night), **signups_context(night), "oob": True}
+    return TemplateResponse(request, "tournament/night_detail.html#players_live", context)

@@ -60,12 +60,14 @@ def room_display(request, night_id: int):
         night = get_object_or_404(Night, pk=night_id)
         room = selectors.room(night)
         count_stamp = selectors.night_stamp(night_id, moved=False)
-        find_url = phone_address(request).of(reverse("tournament:player_find", args=[night.pk]))
+        phones = phone_address(request)
+        find_url = phones.of(reverse("tournament:player_find", args=[night.pk]))
         context = {
             "night": night,
             "room": room,
             "count_stamp": count_stamp,
             "find_url": find_url,
+            "door_url": phones.of(reverse("tournament:door", args=[night.pk])),
             **selectors.clock(room.round),
         }
         if room.state in (RoomState.SEATED, RoomState.BREAK, RoomState.FINISHED) or (

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.ending import ordinal
 
 from .. import selectors, services
+from ..addresses import phone_address
 from ..forms import SignUpForm, SignUpSettingsForm, apply_errors
 from ..models import Night, SignUp
 from ..permissions import organizer_required
+from ..sheets.qr import qr_svg
 from .nights import night_page
 
 
@@ -86,9 +90,44 @@ def signup_settings(request, night_id: int):
     form = SignUpSettingsForm(request.POST)
     if form.is_valid():
         try:
-            services.signup_settings(night=night, open=form.cleaned_data["open"], cap=form.cleaned_data["cap"])
+            data = form.cleaned_data
+            services.signup_settings(night=night, open=data["open"], cap=data["cap"], checkin=data["checkin"])
         except ValidationError as error:
             apply_errors(form, error, aliases={"signup_cap": "cap"})
         else:
             return redirect(f"{night.get_absolute_url()}#signups")
     return night_page(request, night, signup_form=form)
+
+
+def door(request, night_id: int):
+    """The door's check-in, from its QR code: a player finds their name and taps "I'm here"."""
+    night = get_object_or_404(Night, pk=night_id)
+    query = request.GET.get("q", "").strip()
+    here, error = None, ""
+    if request.method == "POST":
+        entry_id = request.POST.get("entry", "")
+        try:
+            if not (entry_id.isdecimal() and len(entry_id) < 10):
+                raise ValidationError({"entry": "Find your name, then tap “I'm here”."})
+            here = services.entry_check_in_by_phone(night=night, entry_id=int(entry_id))
+        except ValidationError as error_:
+            error = " ".join(error_.messages)
+    matches = selectors.find_players(night, query) if query and here is None else []
+    context = {
+        "night": night,
+        "query": query,
+        "matches": [entry for entry in matches if not entry.player.house],
+        "waiting": selectors.waiting_named(night, query) if query and not matches else None,
+        "here": here,
+        "error": error,
+    }
+    return TemplateResponse(request, "tournament/door.html", context)
+
+
+def door_qr(request, night_id: int):
+    """The door's check-in as a QR code, at the address phones use (the night page and the room display)."""
+    get_object_or_404(Night, pk=night_id)
+    url = phone_address(request).of(reverse("tournament:door", args=[night_id]))
+    response = HttpResponse(qr_svg(url, size=240), content_type="image/svg+xml")
+    response["Cache-Control"] = "max-age=300"
+    return response
