@@ -39,6 +39,7 @@ from .models import (
     Cause,
     Entry,
     Night,
+    Payment,
     Player,
     Round,
     RoundEvent,
@@ -64,6 +65,12 @@ LATER_NIGHT_FIELDS = {
     "signup_open": False,  # sign-up from the public link: before it, there was none
     "signup_cap": None,
     "checkin_open": False,
+    "currency": "USD",  # the door's money: before it, none was kept
+    "price_pre": 0,
+    "price_door": 0,
+    "price_member": None,
+    "payouts": "",
+    "house_share": 0,
 }
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)
@@ -215,6 +222,7 @@ def night_export(night: Night) -> dict[str, Any]:
                     "category": entry.player.category,
                     "checked_in": entry.checked_in,
                     "checked_in_by_phone": entry.checked_in_by_phone,
+                    "price_kind": entry.price_kind,
                     "active": entry.active,
                     "bye_offset": entry.bye_offset,
                     "number": entry.number,
@@ -229,6 +237,17 @@ def night_export(night: Night) -> dict[str, Any]:
         "table_links": [
             {"table": link.table, "token": link.token, "active": link.active}
             for link in TableLink.objects.filter(night=night).order_by("table", "token")
+        ],
+        "payments": [
+            {
+                "player": key[payment.entry.player_id],
+                "cents": payment.cents,
+                "method": payment.method,
+                "reason": payment.reason,
+                "by": payment.by.username if payment.by else None,
+                "at": _when(payment.at),
+            }
+            for payment in Payment.objects.filter(night=night).select_related("entry", "by").order_by("at", "id")
         ],
         "signups": [
             {
@@ -348,7 +367,8 @@ SUBMISSION_KEYS = {
 }
 ROUND_KEYS = _same("number", "status", "token", "bell_cause", "bell_reason", *ROUND_TIMES)
 EVENT_KEYS = _same("at", "action", "status", "cause", "reason")
-ENTRY_KEYS = _same("checked_in", "checked_in_by_phone", "active", "bye_offset", "number", "card", "code")
+ENTRY_KEYS = _same("checked_in", "checked_in_by_phone", "price_kind", "active", "bye_offset", "number", "card", "code")
+PAYMENT_KEYS = _same("cents", "method", "reason")
 SIGNUP_KEYS = _same("name", "contact", "category", "status", "key")
 PLAYER_KEYS = _same("name", "house", "club_number", "category")
 
@@ -630,7 +650,9 @@ def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
             raise _fail(place, "“name” has nothing in it to show (only spaces or invisible characters).")
         # An entry's card and code may be missing (files from before they travelled): they are given out anew.
         given = {k: v for k, v in row.items() if k not in ("card", "code") or v}
-        entry = _record(Entry, given, place, ENTRY_KEYS, optional=("number", "card", "code", "checked_in_by_phone"))
+        entry = _record(
+            Entry, given, place, ENTRY_KEYS, optional=("number", "card", "code", "checked_in_by_phone", "price_kind")
+        )
         if entry.number is not None and not numbered:
             raise _fail(place, f"“number” is {entry.number}, yet the night has no rotation chart to number it on.")
         if entry.number is not None and not 1 <= entry.number <= numbered:
@@ -844,6 +866,28 @@ def _check_signups(rows: Any, players: Mapping[str, str]) -> None:
     _once(held, "The sign-up of player")
 
 
+def _check_payments(rows: Any, players: Mapping[str, str]) -> None:
+    """The door's cash record (a later part of the file: none before it): each line as the service could make it,
+    a refund with its reason, naming a player of the file; no player's money by a method below nothing."""
+    if not isinstance(rows, list):
+        raise _fail("This backup", f"“payments” should be a list, not {_shown(rows)}.")
+    held: dict[tuple[str, str], int] = {}
+    for number, item in enumerate(rows, start=1):
+        where = f"Payment {number}"
+        payment = _record(Payment, item, where, PAYMENT_KEYS)
+        if not isinstance(item.get("at"), str) or _parsed_moment(item["at"]) is None:
+            raise _fail(where, f"“at” is when it was taken (an ISO date and time), not {_shown(item.get('at'))}.")
+        if item.get("player") not in players:
+            raise _fail(where, f"“player” {_shown(item.get('player'))} is not one of the file's players.")
+        _username(item.get("by"), where, "by")
+        if payment.cents == 0 or (payment.cents < 0 and not payment.reason.strip()):
+            raise _fail(where, "a line moves money (not 0), and a refund says why (“reason”).")
+        place = (item["player"], payment.method)
+        held[place] = held.get(place, 0) + payment.cents
+        if held[place] < 0:
+            raise _fail(where, f"it gives back more than {_of(players[item['player']])} paid by {payment.method}.")
+
+
 def _parsed_moment(text: str) -> dt.datetime | None:
     try:
         return parse_datetime(text)
@@ -881,6 +925,7 @@ def _check(data: dict[str, Any]) -> None:
     _check_rounds(rounds, night, ruleset, players)
     _check_links(data["table_links"])
     _check_signups(data.get("signups", []), players)
+    _check_payments(data.get("payments", []), players)
     if (night.status == Night.Status.SETUP) != (not rounds):
         raise _fail(
             "The night",
@@ -954,6 +999,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 player=player,
                 checked_in=row["checked_in"],
                 checked_in_by_phone=row.get("checked_in_by_phone", False),
+                price_kind=row.get("price_kind", "pre"),
                 active=row["active"],
                 bye_offset=row["bye_offset"],
                 number=row.get("number"),
@@ -1049,6 +1095,14 @@ def night_restore(*, raw: bytes, by=None) -> Night:
             for link in data["table_links"]
         )
         entries = {entry.player_id: entry for entry in Entry.objects.filter(night=night)}
+        for row in data.get("payments", []):
+            made = Payment.objects.create(
+                night=night,
+                entry=entries[players[row["player"]].pk],
+                by=account(row["by"]),
+                **{name: row[name] for name in PAYMENT_KEYS},
+            )
+            Payment.objects.filter(pk=made.pk).update(at=parse_datetime(row["at"]))
         for row in data.get("signups", []):
             player = players[row["player"]] if row["player"] else None
             made = SignUp.objects.create(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from .engine import money
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
 from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Night, Player
 
@@ -103,6 +104,52 @@ class SignUpSettingsForm(forms.Form):
             "max_value": "A night takes at most 2,000 players.",
         },
         widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4}),
+    )
+
+
+class CentsField(forms.CharField):
+    """An amount typed at the cash box ("20", "20.50"), cleaned to integer cents (`tournament.engine.money`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 20)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "size": 8}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, value):
+        text = super().clean(value)
+        if not text:
+            return None
+        try:
+            return money.parse_cents(text)
+        except money.MoneyError as error:
+            raise ValidationError(str(error)) from error
+
+
+class MoneySettingsForm(forms.Form):
+    currency = forms.CharField(label="Currency (three letters)", max_length=3, initial="USD")
+    pre = CentsField(label="Pre-registered price", error_messages={"required": "Type a price, 0 for free."})
+    door = CentsField(label="Price at the door", error_messages={"required": "Type a price, 0 for free."})
+    member = CentsField(label="A member's price (empty: the pre-registered price)", required=False)
+    payouts = forms.CharField(
+        label="Prize money (empty: none)",
+        required=False,
+        max_length=200,
+        help_text="Each prize and its money, a share of the pot or an amount: “high 50%, second 30%, low $10”.",
+    )
+    house_share = forms.IntegerField(
+        label="The house keeps (percent of the entry money)",
+        min_value=0,
+        max_value=100,
+        initial=0,
+        error_messages={"min_value": "0 to 100 percent.", "max_value": "0 to 100 percent."},
+    )
+
+
+class RefundForm(forms.Form):
+    cents = CentsField(label="Amount back", error_messages={"required": "Type the amount given back."})
+    method = forms.ChoiceField(label="By", choices=[(method, method) for method in money.METHODS])
+    reason = forms.CharField(
+        label="Why", max_length=200, error_messages={"required": "Say why (a refund or a correction needs a reason)."}
     )
 
 

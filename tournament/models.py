@@ -20,6 +20,8 @@ from scoring.rules import PRESET_LABELS, STANDARD, TIE_RULES
 from scoring.seats import SEAT_CHOICES
 from scoring.standings import METRICS
 
+from .engine import money
+
 
 def default_rules() -> dict:
     return STANDARD.as_dict()
@@ -198,6 +200,20 @@ class Night(models.Model):
     signup_cap = models.PositiveSmallIntegerField(
         "the most players signed up", null=True, blank=True, help_text="Later sign-ups join the waitlist."
     )
+    # The door's money (tournament.engine.money), in integer cents of the night's currency.
+    currency = models.CharField(max_length=3, default="USD")
+    price_pre = models.PositiveIntegerField("pre-registered price (cents)", default=0)
+    price_door = models.PositiveIntegerField("price at the door (cents)", default=0)
+    price_member = models.PositiveIntegerField("a member's price (cents)", null=True, blank=True)
+    payouts = models.CharField(
+        "prize money",
+        max_length=200,
+        blank=True,
+        help_text="Each prize and its money: a share of the pot or an amount, e.g. “high 50%, second 30%, low $10”.",
+    )
+    house_share = models.PositiveSmallIntegerField(
+        "the house keeps (percent of the entry money)", default=0, validators=[MaxValueValidator(100)]
+    )
     keepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="kept_nights")
     # Bumped by every service that changes what the room sees (changed_at: anything, a score included; moved_at:
     # only where people sit or what the game is doing). Pages poll the one they show, so a wave of scores at the
@@ -242,6 +258,9 @@ class Night(models.Model):
             errors["prizes"] = f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)} or high:<category>."
         if errors:
             raise ValidationError(errors)
+
+    def prices(self) -> money.Prices:
+        return money.Prices(self.price_pre, self.price_door, self.price_member)
 
     def game_end(self) -> GameEnd:
         """How this night's games end (the head table's hands, a points target, the timer)."""
@@ -332,6 +351,9 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     checked_in = models.BooleanField(default=True)
     checked_in_by_phone = models.BooleanField(default=False)  # the player's own "I'm here" at the door
+    price_kind = models.CharField(
+        "pays the price", max_length=6, choices=[(kind, kind) for kind in money.KINDS], default="pre"
+    )
     active = models.BooleanField(default=True)
     # A late arrival starts level with the fewest byes anyone had when they came, so fairness does not make them
     # sit out game after game to catch up.
@@ -358,6 +380,25 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.night}"
+
+
+class Payment(models.Model):
+    """One line of the door's cash record: money in from a player (positive), or out (a refund or a correction,
+    negative, with its reason), by method; "comp" lets a player in free. Never edited."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="payments")
+    entry = models.ForeignKey("Entry", on_delete=models.RESTRICT, related_name="payments")
+    cents = models.IntegerField()
+    method = models.CharField(max_length=12, choices=[(method, method) for method in money.METHODS])
+    reason = models.CharField(max_length=200, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{money.shown(self.cents, self.night.currency)} {self.method}"
 
 
 def signup_key() -> str:

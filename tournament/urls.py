@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import chart, nights, players, public, rounds, sheets, signups
+from .views import chart, money, nights, players, public, rounds, sheets, signups
 
 app_name = "tournament"
 
@@ -16,6 +16,11 @@ urlpatterns = [
     path("public/signups/<str:key>/withdraw/", signups.signup_withdraw, name="signup_withdraw"),
     path("nights/<number:night_id>/signups/settings/", signups.signup_settings, name="signup_settings"),
     path("nights/<number:night_id>/players/live/", players.players_live, name="players_live"),
+    path("nights/<number:night_id>/money/", money.money_page, name="money"),
+    path("nights/<number:night_id>/money/prices/", money.money_settings, name="money_settings"),
+    path("nights/<number:night_id>/money/<number:entry_id>/take/", money.money_take, name="money_take"),
+    path("nights/<number:night_id>/money/<number:entry_id>/refund/", money.money_refund, name="money_refund"),
+    path("nights/<number:night_id>/money.csv", money.money_csv, name="money_csv"),
     path(
         "nights/<number:night_id>/signups/<number:signup_id>/<str:action>/",
         signups.signup_action,

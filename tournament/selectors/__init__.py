@@ -5,6 +5,7 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
+from .money import DoorMoney, PrizePayouts, door_money, prize_payouts
 from .night import (
     SEAT_NAMES,
     FairnessRow,
@@ -80,6 +81,7 @@ __all__ = [
     "AwardRow",
     "DeskRow",
     "DeskState",
+    "DoorMoney",
     "FairnessRow",
     "GameLine",
     "NightRows",
@@ -90,6 +92,7 @@ __all__ = [
     "PlayerGame",
     "PlayerNight",
     "PlayerPlace",
+    "PrizePayouts",
     "Restart",
     "Room",
     "RoomState",
@@ -108,6 +111,7 @@ __all__ = [
     "clock",
     "current_round",
     "desk_rows",
+    "door_money",
     "fairness",
     "find_players",
     "game_lines",
@@ -121,6 +125,7 @@ __all__ = [
     "phone_room",
     "player_by_card_number",
     "players_in_play",
+    "prize_payouts",
     "read_nights",
     "recent_restarts",
     "room",

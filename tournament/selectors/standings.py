@@ -93,6 +93,7 @@ class AwardRow:
     value: str
     tie: bool
     player_ids: tuple[int, ...] = ()
+    key: str = ""  # the prize's key (scoring.prizes): "high", "second", "high:lady"
 
 
 def _keys(text: str) -> list[str]:
@@ -504,7 +505,7 @@ def standings_of(rows: NightRows) -> NightStandings:
     ]
     awards = (
         [
-            AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie, a.winners)
+            AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie, a.winners, a.key)
             for a in prizes.award(
                 ranked,
                 _keys(night.prizes),

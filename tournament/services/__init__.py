@@ -5,6 +5,7 @@ One module a concern: `nights` (a night's settings, keepers and scoring rules), 
 game's life and the commands call is named here.
 """
 
+from .money import entry_price_kind, money_settings, payment_refund, payment_take
 from .nights import keeper_add, keeper_remove, night_create, night_rules_update, scoring_game
 from .players import (
     entry_check_in_by_phone,
@@ -31,6 +32,7 @@ from .signups import signup_create, signup_promote, signup_settings, signup_with
 
 __all__ = [
     "entry_check_in_by_phone",
+    "entry_price_kind",
     "entry_remove",
     "entry_set_active",
     "entry_set_checked_in",
@@ -38,10 +40,13 @@ __all__ = [
     "import_preview",
     "keeper_add",
     "keeper_remove",
+    "money_settings",
     "night_chart_build",
     "night_create",
     "night_draw",
     "night_rules_update",
+    "payment_refund",
+    "payment_take",
     "players_add_from_roster",
     "players_import",
     "players_register",

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ..models import MAX_PLAYERS, NAME_LENGTH, Entry, Night, Player, SignUp
+from ..models import MAX_PLAYERS, NAME_LENGTH, Entry, Night, Payment, Player, SignUp
 from .nights import clean_name, lock_night, require_open, require_setup
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
@@ -67,7 +67,8 @@ def players_register(
     known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
     offset = bye_floor(night)
     players = [known.get(Player.key_for(name)) or Player.objects.create(name=name) for name in cleaned]
-    entries = Entry.objects.enter(night, players, checked_in=checked_in, bye_offset=offset)
+    kind = "pre" if night.status == Night.Status.SETUP else "door"  # a late arrival pays at the door
+    entries = Entry.objects.enter(night, players, checked_in=checked_in, bye_offset=offset, price_kind=kind)
     number_new_entries(night, entries, "names")
     reseat_if_waiting(night)
     Night.touch(night.pk)
@@ -126,8 +127,12 @@ def entry_check_in_by_phone(*, night: Night, entry_id: int) -> Entry:
 def entry_remove(*, entry: Entry) -> None:
     """Take a player off the night before the draw; a player who had signed up from the public link is withdrawn,
     and their place goes to the first on the waitlist."""
-    entry = Entry.objects.select_for_update().select_related("night").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
     require_setup(entry.night, "players")
+    if Payment.objects.filter(entry=entry).exists():
+        raise ValidationError(
+            {"players": f"{entry.player.name} has paid: refund it on the Money page first, then remove them."}
+        )
     signed = SignUp.objects.filter(entry=entry).update(status=SignUp.Status.WITHDRAWN, entry=None)
     entry.delete()
     if signed:

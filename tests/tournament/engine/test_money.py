@@ -1,0 +1,135 @@
+"""The door's money, without a database (#21): prices, what each player owes, the night's cash to the cent."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tournament.engine.money import Line, MoneyError, Prices, cash, parse_cents, shown, standing
+
+
+@pytest.mark.parametrize(
+    ("typed", "cents"),
+    [("20", 2000), ("20.5", 2050), ("20.50", 2050), ("$20.50", 2050), (" 1,020.00 ", 102000), (".75", 75), ("0", 0)],
+)
+def test_amounts_typed_at_the_cash_box(typed, cents):
+    assert parse_cents(typed) == cents
+
+
+@pytest.mark.parametrize(
+    ("typed", "refusal"),
+    [
+        ("", "Type an amount like 20 or 20.50."),
+        ("twenty", "Type an amount like 20 or 20.50."),
+        ("-5", "Type an amount like 20 or 20.50."),
+        ("20.505", "Type at most two figures after the point (cents)."),
+        ("20.5x", "Type at most two figures after the point (cents)."),
+        ("10000.01", "That is more than 10,000: check the amount."),
+    ],
+)
+def test_amounts_the_cash_box_refuses_say_why(typed, refusal):
+    with pytest.raises(MoneyError, match=refusal.replace("(", r"\(").replace(")", r"\)")):
+        parse_cents(typed)
+
+
+def test_prices_by_kind():
+    prices = Prices(pre=2000, door=2500)
+    assert (prices.of("pre"), prices.of("door"), prices.of("member")) == (2000, 2500, 2000)
+    assert Prices(pre=2000, door=2500, member=1500).of("member") == 1500
+
+
+def test_a_fundraiser_night_to_the_cent():
+    """$20 pre-registered, $25 at the door: Ann paid cash, Bob card at the door, Carol e-transfer then a $5
+    refund (she had paid the door price), Dave comped, Edna still owes $10 of $20."""
+    prices = {1: 2000, 2: 2500, 3: 2000, 4: 2000, 5: 2000}
+    lines = [
+        Line(1, 2000, "cash"),
+        Line(2, 2500, "card"),
+        Line(3, 2500, "e-transfer"),
+        Line(3, -500, "e-transfer"),
+        Line(4, 2000, "comp"),
+        Line(5, 1000, "cash"),
+    ]
+    night = cash(prices, lines)
+    assert night.by_method == {"cash": 3000, "card": 2500, "e-transfer": 2000}
+    assert (night.taken, night.refunded, night.net, night.comped, night.owed) == (8000, 500, 7500, 2000, 1000)
+    assert standing(2000, [lines[5]]).owed == 1000
+    assert standing(2000, lines[2:4]) == standing(2000, [Line(3, 2000, "e-transfer")])
+
+
+@given(
+    st.dictionaries(st.integers(1, 30), st.integers(0, 5000), min_size=1),
+    st.lists(
+        st.tuples(st.integers(1, 30), st.integers(-3000, 5000), st.sampled_from(["cash", "card", "e-transfer", "comp"]))
+    ),
+)
+def test_the_cash_adds_up_whatever_the_lines(prices, raw):
+    lines = [Line(player, cents, method) for player, cents, method in raw]
+    night = cash(prices, lines)
+    assert sum(night.by_method.values()) == night.net
+    assert night.comped == sum(line.cents for line in lines if line.method == "comp")
+    assert night.owed == sum(
+        standing(prices.get(player, 0), [line for line in lines if line.player == player]).owed
+        for player in set(prices) | {line.player for line in lines}
+    )
+    assert night.owed >= 0 and night.refunded >= 0 and night.taken >= 0
+
+
+def test_amounts_as_the_door_list_shows_them():
+    assert shown(2050) == "$20.50"
+    assert shown(-500, "GBP") == "−£5.00"
+    assert shown(123456, "CHF") == "1,234.56 CHF"
+
+
+# --- the prizes' money ----------------------------------------------------------------------------------------------
+
+from tournament.engine.money import Payout, parse_payouts, pot, prize_money  # noqa: E402
+
+
+def test_payouts_as_the_organizer_writes_them():
+    assert parse_payouts("high 50%, second 30%, third 20%") == {
+        "high": Payout(percent=50),
+        "second": Payout(percent=30),
+        "third": Payout(percent=20),
+    }
+    assert parse_payouts("high:lady $25, low 10") == {"high:lady": Payout(cents=2500), "low": Payout(cents=1000)}
+    assert parse_payouts("  ") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ("high", "Write each prize and its money"),
+        ("high 60%, second 50%", "add up to more than 100%"),
+        ("high 0%", "A share of the pot is 1% to 100%"),
+        ("high 50%, high 10%", "“high” is paid twice."),
+        ("high lots", "Type an amount like 20 or 20.50."),
+    ],
+)
+def test_payouts_that_cannot_be_paid_are_refused_with_the_reason(text, refusal):
+    with pytest.raises(MoneyError, match=refusal):
+        parse_payouts(text)
+
+
+def test_the_pot_and_the_house():
+    assert pot(12_345, 0) == (12_345, 0)
+    assert pot(12_345, 10) == (11_110, 1_235)  # the house's 10% rounded up: the pot is never more than the box
+    assert pot(0, 25) == (0, 0)
+
+
+def test_a_tied_prize_is_split_to_the_cent_and_the_left_over_is_said():
+    """75/15/10 of a $1,000.01 pot: first $750.00 (7500 cents… of 100001), a three-way tie for third."""
+    first = prize_money(Payout(percent=75), 100_001, 1)
+    assert (first.total, first.each, first.left_over) == (75_000, 75_000, 0)
+    third = prize_money(Payout(percent=10), 100_001, 3)
+    assert (third.total, third.each, third.left_over) == (10_000, 3_333, 1)
+    fixed = prize_money(Payout(cents=2_500), 0, 2)
+    assert (fixed.each, fixed.left_over) == (1_250, 0)
+
+
+@given(st.integers(0, 10_000_000), st.integers(1, 100), st.integers(1, 12))
+def test_a_split_never_pays_more_than_the_prize(pot_cents, percent, winners):
+    share = prize_money(Payout(percent=percent), pot_cents, winners)
+    assert share.each * winners + share.left_over == share.total <= pot_cents
+    assert 0 <= share.left_over < winners

@@ -1,0 +1,184 @@
+"""The fundraiser's door (#21, first part): prices, who paid and how, refunds with a reason, the cash to the cent,
+through the services, the page, the CSV and the backup."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tests.conftest import register
+from tournament import backup, game, services
+from tournament.models import Entry, Night, Payment
+from tournament.selectors import door_money
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def priced(night):
+    """$20 pre-registered, $25 at the door, $15 a member; eight players."""
+    services.money_settings(night=night, currency="usd", pre=2000, door=2500, member=1500)
+    register(night, 8)
+    night.refresh_from_db()
+    return night
+
+
+def entry_of(night, index):
+    return list(Entry.objects.filter(night=night).order_by("card"))[index]
+
+
+def test_a_night_at_the_door_to_the_cent(priced, organizer):
+    ann, bob, carol, dave = (entry_of(priced, i) for i in range(4))
+    services.payment_take(night=priced, entry=ann, method="cash", by=organizer)
+    services.entry_price_kind(night=priced, entry=bob, kind="door")
+    services.payment_take(night=priced, entry=bob, method="card")
+    services.entry_price_kind(night=priced, entry=carol, kind="member")
+    services.payment_take(night=priced, entry=carol, method="e-transfer", cents=2000)  # paid the full price
+    services.payment_refund(night=priced, entry=carol, cents=500, method="e-transfer", reason="member price")
+    services.payment_take(night=priced, entry=dave, method="comp")
+    door = door_money(priced)
+    assert door.cash.by_method == {"cash": 2000, "card": 2500, "e-transfer": 1500}
+    assert (door.cash.taken, door.cash.refunded, door.cash.net, door.cash.comped) == (6500, 500, 6000, 2000)
+    assert door.cash.owed == 4 * 2000  # the four players who have not paid, at the pre-registered price
+    assert door.shown["net"] == "$60.00" and door.prices == {"pre": "$20.00", "door": "$25.00", "member": "$15.00"}
+    rows = {row.entry.pk: row for row in door.rows}
+    assert (rows[carol.pk].standing.paid, rows[carol.pk].standing.owed) == (1500, 0)
+    assert [line.shown for line in rows[carol.pk].lines] == ["$20.00", "−$5.00"]
+
+
+@pytest.mark.parametrize(
+    ("act", "refusal"),
+    [
+        (lambda n, e: services.payment_take(night=n, entry=e, method="cash"), "owes nothing: nothing was recorded"),
+        (
+            lambda n, e: services.payment_take(night=n, entry=e, method="cheque"),
+            "Paid by cash, card, e-transfer, comp.",
+        ),
+        (
+            lambda n, e: services.payment_refund(night=n, entry=e, cents=500, method="cash", reason=" "),
+            "Say why (a refund or a correction needs a reason).",
+        ),
+        (
+            lambda n, e: services.payment_refund(night=n, entry=e, cents=2001, method="cash", reason="wrong"),
+            "paid $20.00 by cash: refund more than 0, up to that.",
+        ),
+        (
+            lambda n, e: services.payment_refund(night=n, entry=e, cents=500, method="card", reason="wrong"),
+            "paid $0.00 by card",
+        ),
+        (lambda n, e: services.entry_remove(entry=e), "has paid: refund it on the Money page first"),
+    ],
+)
+def test_what_the_cash_box_cannot_take_is_refused_with_the_reason_and_nothing_is_written(priced, act, refusal):
+    ann = entry_of(priced, 0)
+    services.payment_take(night=priced, entry=ann, method="cash")
+    before = list(Payment.objects.values_list("cents", "method"))
+    with pytest.raises(ValidationError) as refused:
+        act(priced, ann)
+    assert refusal in " ".join(refused.value.messages)
+    assert list(Payment.objects.values_list("cents", "method")) == before
+    assert Entry.objects.filter(pk=ann.pk).exists()
+
+
+def test_a_late_arrival_pays_the_door_price(priced):
+    for entry in Entry.objects.filter(night=priced):
+        services.entry_set_checked_in(entry=entry, checked_in=True)
+    game.round_start(round_=services.night_draw(night=priced, seed=1))
+    (late,) = services.players_register(night=priced, names=["Late Larry"])
+    assert late.price_kind == "door"
+    row = next(row for row in door_money(priced).rows if row.entry.pk == late.pk)
+    assert row.owed == "$25.00"
+
+
+def test_the_money_page_takes_payments_refuses_beside_the_field_and_writes_the_csv(organizer_client, priced):
+    page = reverse("tournament:money", args=[priced.pk])
+    assert "Still owed" in organizer_client.get(page).content.decode()
+    ann = entry_of(priced, 0)
+    organizer_client.post(reverse("tournament:money_take", args=[priced.pk, ann.pk]), {"method": "cash"})
+    refund = reverse("tournament:money_refund", args=[priced.pk, ann.pk])
+    refused = organizer_client.post(refund, {f"r{ann.pk}-cents": "5.005", f"r{ann.pk}-method": "cash"})
+    body = refused.content.decode()
+    assert "Type at most two figures after the point (cents)." in body and "Say why" in body
+    organizer_client.post(
+        refund, {f"r{ann.pk}-cents": "5", f"r{ann.pk}-method": "cash", f"r{ann.pk}-reason": "=left early"}
+    )
+    prices = reverse("tournament:money_settings", args=[priced.pk])
+    bad = organizer_client.post(prices, {"currency": "dollars", "pre": "20", "door": "twenty"}).content.decode()
+    assert "Type an amount like 20 or 20.50." in bad
+    rows = list(
+        csv.reader(
+            io.StringIO(organizer_client.get(reverse("tournament:money_csv", args=[priced.pk])).content.decode())
+        )
+    )
+    assert [row[2:5] for row in rows[1:3]] == [["cash", "20.00", ""], ["cash", "-5.00", "'=left early"]]
+    # Ann paid 20 and had 5 back, so she owes 5 again; seven others owe 20.
+    assert ["total", "net", "", "15.00", "", ""] in rows and ["total", "still owed", "", "145.00", "", ""] in rows
+
+
+def test_a_night_with_money_backs_up_and_restores_to_the_same_cash(priced, organizer):
+    from tests.tournament.test_backup_refusals import signed
+
+    ann, bob = entry_of(priced, 0), entry_of(priced, 1)
+    services.payment_take(night=priced, entry=ann, method="card", by=organizer)
+    services.payment_refund(night=priced, entry=ann, cents=250, method="card", reason="overcharged")
+    services.entry_price_kind(night=priced, entry=bob, kind="member")
+    services.payment_take(night=priced, entry=bob, method="comp")
+    before = door_money(priced).shown
+    first = backup.night_backup_bytes(priced)
+    Night.objects.filter(pk=priced.pk).delete()
+    restored = backup.night_restore(raw=first)
+    assert door_money(restored).shown == before
+    assert backup.night_backup_bytes(restored) == first
+    Night.objects.filter(pk=restored.pk).delete()
+    data = json.loads(first)
+    data["payments"][1]["cents"] = -5000  # a refund beyond what was paid
+    with pytest.raises(ValidationError, match="Payment 2: it gives back more than"):
+        backup.night_restore(raw=signed(data))
+    data = json.loads(first)
+    data["payments"][1]["reason"] = ""
+    with pytest.raises(ValidationError, match="a refund says why"):
+        backup.night_restore(raw=signed(data))
+    assert not Night.objects.exists()
+
+
+def test_the_prizes_money_comes_from_the_pot_and_a_tie_splits_to_the_cent(priced):
+    from tournament.rehearsal import simulate
+    from tournament.selectors import night_standings, prize_payouts
+
+    night = simulate(players=12, rounds=2, seed=6)
+    services.money_settings(
+        night=night,
+        currency="CAD",
+        pre=2000,
+        door=2500,
+        member=None,
+        payouts="high 50%, second 30%, low $10",
+        house_share=10,
+    )
+    for entry in Entry.objects.filter(night=night):
+        services.payment_take(night=night, entry=entry, method="cash")
+    night.refresh_from_db()
+    money = prize_payouts(night, door_money(night).cash.net)
+    assert (money.pot, money.house) == ("$216.00", "$24.00")  # 12 × $20, the house's 10%
+    awards = {award.prize: award for award in night_standings(night).awards}
+    rows = {row.prize: row for row in money.rows}
+    high = awards["High score"]
+    expected = 10_800 // len(high.player_ids)
+    assert rows["High score"].money.each == expected and rows["High score"].money.total == 10_800
+    assert rows["Low score"].money.total == 1000
+    assert money.left == "$43.20"  # 20% of the pot no share takes
+
+
+@pytest.mark.parametrize(
+    ("payouts", "refusal"),
+    [("best 50%", "“best” is not a prize"), ("high 70%, low 40%", "add up to more than 100%")],
+)
+def test_prize_money_the_night_cannot_pay_is_refused_beside_the_field(priced, payouts, refusal):
+    with pytest.raises(ValidationError) as refused:
+        services.money_settings(night=priced, currency="USD", pre=2000, door=2500, member=None, payouts=payouts)
+    assert refusal in refused.value.message_dict["payouts"][0]

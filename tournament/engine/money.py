@@ -1,0 +1,181 @@
+"""The fundraiser's money at the door, in integer cents: what each player owes and the night's cash. Pure Python.
+
+Every figure on the door list, the totals and the CSV comes from here. Nothing is ever edited: a refund or a
+correction is a new line with a reason, so the record shows what happened and in which order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+METHODS = ("cash", "card", "e-transfer", "comp")  # "comp": let in free, counted as paid, no money in
+KINDS = ("pre", "door", "member")  # which price a player pays: pre-registered, at the door, a member's
+SYMBOLS = {"USD": "$", "CAD": "$", "AUD": "$", "NZD": "$", "GBP": "£", "EUR": "€", "IEP": "£"}
+
+
+class MoneyError(ValueError):
+    """An amount the door list cannot take; the message says why, for the person at the cash box."""
+
+
+@dataclass(frozen=True)
+class Prices:
+    """The night's prices in cents; a member's price of None is the pre-registered price."""
+
+    pre: int = 0
+    door: int = 0
+    member: int | None = None
+
+    def of(self, kind: str) -> int:
+        if kind == "member":
+            return self.pre if self.member is None else self.member
+        if kind not in KINDS:
+            raise MoneyError(f"A price is for {', '.join(KINDS)}, not {kind!r}.")
+        return self.pre if kind == "pre" else self.door
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the cash record: money in (positive) or out (a refund, negative), by method, for a player."""
+
+    player: int
+    cents: int
+    method: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where one player's entry money stands."""
+
+    price: int
+    paid: int  # money in less refunds, comps counted at their value
+    owed: int  # what is still to pay (never below 0)
+    over: int  # paid beyond the price (to refund, or a donation)
+
+
+def standing(price: int, lines: Iterable[Line]) -> Standing:
+    paid = sum(line.cents for line in lines)
+    return Standing(price=price, paid=paid, owed=max(0, price - paid), over=max(0, paid - price))
+
+
+@dataclass(frozen=True)
+class Cash:
+    """The night's entry money: by method (refunds taken off), what came in and went out, and what is owed."""
+
+    by_method: dict[str, int] = field(default_factory=dict)  # net cents a method, comps apart
+    taken: int = 0  # money in (comps not counted)
+    refunded: int = 0  # money out, as a positive amount
+    comped: int = 0  # entries let in free, at their price
+    owed: int = 0  # still to collect
+    players: int = 0
+
+    @property
+    def net(self) -> int:
+        """The entry money in the box and the accounts: taken less refunded."""
+        return self.taken - self.refunded
+
+
+def cash(prices: Mapping[int, int], lines: Iterable[Line]) -> Cash:
+    """The night's entry money from each player's price (`prices`: player -> cents) and the cash record."""
+    by_player: dict[int, list[Line]] = {player: [] for player in prices}
+    by_method = dict.fromkeys(METHODS[:-1], 0)
+    taken = refunded = comped = 0
+    for line in lines:
+        by_player.setdefault(line.player, []).append(line)
+        if line.method == "comp":
+            comped += line.cents
+            continue
+        by_method[line.method] = by_method.get(line.method, 0) + line.cents
+        if line.cents >= 0:
+            taken += line.cents
+        else:
+            refunded -= line.cents
+    owed = sum(standing(prices.get(player, 0), mine).owed for player, mine in by_player.items())
+    return Cash(by_method, taken, refunded, comped, owed, len(prices))
+
+
+def parse_cents(text: str) -> int:
+    """An amount typed at the cash box ("20", "20.5", "$20.50", "1,020.00") as cents; refused when it is not one."""
+    cleaned = text.strip().replace(",", "").lstrip("$£€").strip()
+    whole, dot, part = cleaned.partition(".")
+    if not whole.isdecimal() and not (dot and not whole and part):
+        raise MoneyError("Type an amount like 20 or 20.50.")
+    if dot and (not part.isdecimal() or len(part) > 2):
+        raise MoneyError("Type at most two figures after the point (cents).")
+    cents = int(whole or "0") * 100 + (int(part.ljust(2, "0")) if dot else 0)
+    if cents > 10_000_00:
+        raise MoneyError("That is more than 10,000: check the amount.")
+    return cents
+
+
+def shown(cents: int, currency: str = "USD") -> str:
+    """Cents as the door list shows them: "$20.00", "−$5.00"."""
+    sign = "−" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}{SYMBOLS.get(currency, '')}{whole:,}.{part:02d}{'' if currency in SYMBOLS else ' ' + currency}"
+
+
+def typed(cents: int) -> str:
+    """Cents as a form shows them to be typed again: "20.00"."""
+    whole, part = divmod(cents, 100)
+    return f"{whole}.{part:02d}"
+
+
+# --- the prizes' money --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Payout:
+    """What a prize pays: a share of the pot (`percent`) or a fixed amount (`cents`)."""
+
+    percent: int | None = None
+    cents: int | None = None
+
+
+@dataclass(frozen=True)
+class PrizeMoney:
+    """A prize's money as paid: each winner's part, and what a split leaves over (kept by the house, stated)."""
+
+    total: int
+    each: int
+    winners: int
+    left_over: int
+
+
+def parse_payouts(text: str) -> dict[str, Payout]:
+    """The organizer's payouts, e.g. "high 50%, second 30%, third 20%" or "high $50, low 10": prize -> payout."""
+    payouts: dict[str, Payout] = {}
+    for part in (piece.strip() for piece in text.split(",")):
+        if not part:
+            continue
+        key, _, amount = part.rpartition(" ")
+        key, amount = key.strip(), amount.strip()
+        if not key or not amount:
+            raise MoneyError(f"Write each prize and its money, like “high 50%” or “low $10”, not “{part}”.")
+        if key in payouts:
+            raise MoneyError(f"“{key}” is paid twice.")
+        if amount.endswith("%"):
+            number = amount[:-1]
+            if not number.isdecimal() or not 0 < int(number) <= 100:
+                raise MoneyError(f"A share of the pot is 1% to 100%, not “{amount}”.")
+            payouts[key] = Payout(percent=int(number))
+        else:
+            payouts[key] = Payout(cents=parse_cents(amount))
+    if sum(payout.percent or 0 for payout in payouts.values()) > 100:
+        raise MoneyError("The shares of the pot add up to more than 100%.")
+    return payouts
+
+
+def pot(net: int, house_percent: int) -> tuple[int, int]:
+    """The pot the shares are of, and the house's part: the house keeps `house_percent` of the net entry money,
+    rounded up to the cent, so the pot is never more than the box holds."""
+    house = -(-net * house_percent // 100) if net > 0 else 0
+    return net - house, house
+
+
+def prize_money(payout: Payout, pot_cents: int, winners: int) -> PrizeMoney:
+    """One prize's money shared by its `winners` (a tie), to the cent; the cents a split cannot share are left
+    over (kept by the house, and said)."""
+    total = payout.cents if payout.cents is not None else pot_cents * (payout.percent or 0) // 100
+    each, left = divmod(total, max(winners, 1))
+    return PrizeMoney(total=total, each=each, winners=winners, left_over=left)

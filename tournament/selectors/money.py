@@ -1,0 +1,160 @@
+"""The door list's money as the page shows it: each player's price, payments and what is owed; the night's cash."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournament.engine import money
+from tournament.models import Entry, Night, Payment
+
+from .night import night_entries
+from .standings import night_standings
+
+KIND_LABELS = (("pre", "pre-registered"), ("door", "at the door"), ("member", "member"))
+
+
+@dataclass(frozen=True)
+class MoneyLine:
+    at: dt.datetime
+    name: str
+    cents: int
+    method: str
+    reason: str
+    by: str
+    shown: str
+
+
+@dataclass
+class DoorRow:
+    entry: Entry
+    standing: money.Standing
+    price: str
+    paid: str
+    owed: str
+    over: str
+    lines: list[MoneyLine]
+    refund_form: Any = None  # the page's own form, set by the view
+
+
+@dataclass(frozen=True)
+class DoorMoney:
+    rows: list[DoorRow]
+    cash: money.Cash
+    lines: list[MoneyLine]  # the whole record, in order
+    shown: dict[str, str]  # the cash's figures as shown
+    prices: dict[str, str]
+    totals_by_method: list[tuple[str, str]] = field(default_factory=list)
+    kinds: tuple[tuple[str, str], ...] = KIND_LABELS
+
+
+def door_money(night: Night) -> DoorMoney:
+    """Every player of the night with their money, and the night's cash (three queries)."""
+    currency = night.currency
+    prices = night.prices()
+    entries = [entry for entry in night_entries(night) if not entry.player.house]
+    payments = list(Payment.objects.filter(night=night).select_related("entry__player", "by").order_by("at", "id"))
+    lines = [
+        MoneyLine(
+            p.at,
+            p.entry.player.name,
+            p.cents,
+            p.method,
+            p.reason,
+            p.by.username if p.by else "",
+            money.shown(p.cents, currency),
+        )
+        for p in payments
+    ]
+    mine: dict[int, list[Payment]] = {}
+    for payment in payments:
+        mine.setdefault(payment.entry_id, []).append(payment)
+    rows = []
+    for entry in entries:
+        own = mine.get(entry.pk, [])
+        standing = money.standing(
+            prices.of(entry.price_kind), [money.Line(entry.player_id, p.cents, p.method) for p in own]
+        )
+        rows.append(
+            DoorRow(
+                entry=entry,
+                standing=standing,
+                price=money.shown(standing.price, currency),
+                paid=money.shown(standing.paid, currency),
+                owed=money.shown(standing.owed, currency),
+                over=money.shown(standing.over, currency),
+                lines=[line for line, p in zip(lines, payments, strict=True) if p.entry_id == entry.pk],
+            )
+        )
+    cash = money.cash(
+        {entry.player_id: prices.of(entry.price_kind) for entry in entries},
+        [money.Line(p.entry.player_id, p.cents, p.method) for p in payments],
+    )
+    figures = {
+        "taken": cash.taken,
+        "refunded": cash.refunded,
+        "net": cash.net,
+        "comped": cash.comped,
+        "owed": cash.owed,
+    }
+    return DoorMoney(
+        rows=rows,
+        cash=cash,
+        lines=lines,
+        shown={name: money.shown(cents, currency) for name, cents in figures.items()},
+        prices={kind: money.shown(prices.of(kind), currency) for kind in money.KINDS},
+        totals_by_method=[(method, money.shown(cents, currency)) for method, cents in cash.by_method.items()],
+    )
+
+
+@dataclass(frozen=True)
+class PrizeMoneyRow:
+    prize: str
+    names: list[str]
+    money: money.PrizeMoney
+    shown: str  # "$45.00", "$22.50 each (1 cent left over, kept by the house)"
+
+
+@dataclass(frozen=True)
+class PrizePayouts:
+    rows: list[PrizeMoneyRow]
+    pot: str
+    house: str
+    paid: str  # the prizes' money in all
+    left: str  # the pot less the shares paid from it
+
+
+def prize_payouts(night: Night, net: int) -> PrizePayouts | None:
+    """The prizes' money from the night's payouts and its standings: the pot is the net entry money less the
+    house's share; a tie splits a prize to the cent, what cannot be split stays with the house and is said.
+    None when the night pays no prize money."""
+    if not night.payouts:
+        return None
+    payouts = money.parse_payouts(night.payouts)
+    pot_cents, house = money.pot(net, night.house_share)
+    currency = night.currency
+    rows = []
+    for award in night_standings(night).awards:
+        payout = payouts.get(award.key)
+        if payout is None:
+            continue
+        share = money.prize_money(payout, pot_cents, len(award.player_ids))
+        shown = money.shown(share.each, currency)
+        if share.winners > 1:
+            shown += " each"
+            if share.left_over:
+                cents = f"{share.left_over} cent{'s' if share.left_over != 1 else ''}"
+                shown += f" ({cents} left over, kept by the house)"
+        rows.append(PrizeMoneyRow(award.prize, award.names, share, shown))
+    paid = sum(row.money.each * row.money.winners for row in rows)
+    shared = sum(
+        money.prize_money(payout, pot_cents, 1).total for payout in payouts.values() if payout.percent is not None
+    )
+    return PrizePayouts(
+        rows=rows,
+        pot=money.shown(pot_cents, currency),
+        house=money.shown(house, currency),
+        paid=money.shown(paid, currency),
+        left=money.shown(pot_cents - shared, currency),
+    )

@@ -1,0 +1,119 @@
+"""The only writers of the door's money: the night's prices, each player's price, payments and refunds. One
+transaction each; nothing is edited: a refund or a correction is a new line with its reason (`tournament.engine.money`
+works out every figure)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from scoring.prizes import valid_prize
+
+from ..engine import money
+from ..models import Entry, Night, Payment
+from .nights import lock_night
+
+
+def _locked_entry(night: Night, entry: Entry) -> Entry:
+    found = Entry.objects.select_related("player").filter(pk=entry.pk, night=night).first()
+    if found is None:
+        raise ValidationError({"entry": "That player is not on this night's list."})
+    return found
+
+
+def entry_money(entry: Entry) -> money.Standing:
+    lines = [money.Line(entry.player_id, p.cents, p.method) for p in Payment.objects.filter(entry=entry)]
+    return money.standing(entry.night.prices().of(entry.price_kind), lines)
+
+
+@transaction.atomic
+def money_settings(
+    *,
+    night: Night,
+    currency: str,
+    pre: int,
+    door: int,
+    member: int | None,
+    payouts: str = "",
+    house_share: int = 0,
+) -> Night:
+    """The night's prices in cents (a member's price of None: the pre-registered price), its currency, the prizes'
+    money ("high 50%, second 30%, low $10") and the house's share of the entry money."""
+    night = lock_night(night)
+    currency = currency.strip().upper()
+    if len(currency) != 3 or not currency.isalpha():
+        raise ValidationError({"currency": "A currency is three letters: USD, CAD, GBP, EUR…"})
+    for name, cents in (("pre", pre), ("door", door), ("member", member)):
+        if cents is not None and not 0 <= cents <= 1_000_000:
+            raise ValidationError({name: "A price is from 0 to 10,000."})
+    try:
+        unknown = [key for key in money.parse_payouts(payouts) if not valid_prize(key)]
+    except money.MoneyError as error:
+        raise ValidationError({"payouts": str(error)}) from error
+    if unknown:
+        raise ValidationError({"payouts": f"“{unknown[0]}” is not a prize: use the night's prizes ({night.prizes})."})
+    if not 0 <= house_share <= 100:
+        raise ValidationError({"house_share": "The house keeps 0 to 100 percent."})
+    night.currency, night.price_pre, night.price_door, night.price_member = currency, pre, door, member
+    night.payouts, night.house_share = " ".join(payouts.split()), house_share
+    night.save(update_fields=["currency", "price_pre", "price_door", "price_member", "payouts", "house_share"])
+    return night
+
+
+@transaction.atomic
+def entry_price_kind(*, night: Night, entry: Entry, kind: str) -> Entry:
+    """Which price a player pays: pre-registered, at the door, or a member's."""
+    night = lock_night(night)
+    entry = _locked_entry(night, entry)
+    if kind not in money.KINDS:
+        raise ValidationError({"kind": "The price is pre-registered, at the door, or a member's."})
+    entry.price_kind = kind
+    entry.save(update_fields=["price_kind"])
+    return entry
+
+
+@transaction.atomic
+def payment_take(*, night: Night, entry: Entry, method: str, cents: int | None = None, by=None) -> Payment:
+    """Money in from a player: `cents` (None: what they owe) by `method`; "comp" lets them in free (what they owe,
+    counted as paid, no money in)."""
+    night = lock_night(night)
+    entry = _locked_entry(night, entry)
+    if method not in money.METHODS:
+        raise ValidationError({"method": f"Paid by {', '.join(money.METHODS)}."})
+    owed = entry_money(entry).owed
+    if cents is None or method == "comp":
+        if not owed:
+            raise ValidationError({"cents": f"{entry.player.name} owes nothing: nothing was recorded."})
+        cents = owed
+    if cents <= 0:
+        raise ValidationError({"cents": "An amount paid is more than 0 (a refund is its own line)."})
+    return Payment.objects.create(
+        night=night, entry=entry, cents=cents, method=method, by=by if getattr(by, "is_authenticated", False) else None
+    )
+
+
+@transaction.atomic
+def payment_refund(*, night: Night, entry: Entry, cents: int, method: str, reason: str, by=None) -> Payment:
+    """Money back to a player (or a correction): a new line taking `cents` off `method`, with its reason; never
+    more than the player paid by that method."""
+    night = lock_night(night)
+    entry = _locked_entry(night, entry)
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ValidationError({"reason": "Say why (a refund or a correction needs a reason)."})
+    if method not in money.METHODS:
+        raise ValidationError({"method": f"Refunded by {', '.join(money.METHODS)}."})
+    paid = sum(p.cents for p in Payment.objects.filter(entry=entry, method=method))
+    if not 0 < cents <= paid:
+        have = money.shown(paid, night.currency)
+        raise ValidationError(
+            {"cents": f"{entry.player.name} paid {have} by {method}: refund more than 0, up to that."}
+        )
+    return Payment.objects.create(
+        night=night,
+        entry=entry,
+        cents=-cents,
+        method=method,
+        reason=reason[:200],
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )

@@ -1,0 +1,138 @@
+"""The door list's money: the night's prices, who paid and how, refunds with their reasons, and the cash."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_POST
+
+from .. import selectors, services
+from ..engine import money
+from ..exports import SafeWriter
+from ..forms import MoneySettingsForm, RefundForm, apply_errors
+from ..models import Entry, Night
+from ..permissions import organizer_required
+
+TEMPLATE = "tournament/money.html"
+
+
+def _page(request, night: Night, **extra):
+    door = selectors.door_money(night)
+    for row in door.rows:
+        row.refund_form = RefundForm(prefix=f"r{row.entry.pk}")
+    settings = extra.pop("settings_form", None) or MoneySettingsForm(
+        initial={
+            "currency": night.currency,
+            "pre": money.typed(night.price_pre),
+            "door": money.typed(night.price_door),
+            "member": money.typed(night.price_member) if night.price_member is not None else "",
+            "payouts": night.payouts,
+            "house_share": night.house_share,
+        }
+    )
+    context = {
+        "night": night,
+        "door": door,
+        "settings_form": settings,
+        "methods": money.METHODS[:-1],
+        "prize_money": selectors.prize_payouts(night, door.cash.net),
+        **extra,
+    }
+    return TemplateResponse(request, TEMPLATE, context)
+
+
+@organizer_required
+def money_page(request, night_id: int):
+    return _page(request, get_object_or_404(Night, pk=night_id))
+
+
+@organizer_required
+@require_POST
+def money_settings(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    form = MoneySettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.money_settings(night=night, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect("tournament:money", night.pk)
+    return _page(request, night, settings_form=form)
+
+
+@organizer_required
+@require_POST
+def money_take(request, night_id: int, entry_id: int):
+    """A button on the door list: what the player owes, by this method (or let in free: comp)."""
+    night = get_object_or_404(Night, pk=night_id)
+    entry = get_object_or_404(Entry, pk=entry_id, night=night)
+    try:
+        if kind := request.POST.get("kind"):
+            services.entry_price_kind(night=night, entry=entry, kind=kind)
+        else:
+            services.payment_take(night=night, entry=entry, method=request.POST.get("method", ""), by=request.user)
+    except ValidationError as error:
+        return _page(request, night, row_error=(entry.pk, " ".join(error.messages)))
+    return redirect(f"{night.get_absolute_url()}money/#entry-{entry.pk}")
+
+
+@organizer_required
+@require_POST
+def money_refund(request, night_id: int, entry_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    entry = get_object_or_404(Entry, pk=entry_id, night=night)
+    form = RefundForm(request.POST, prefix=f"r{entry.pk}")
+    if form.is_valid():
+        try:
+            services.payment_refund(night=night, entry=entry, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect(f"{night.get_absolute_url()}money/#entry-{entry.pk}")
+    return _page(request, night, refund_form=(entry.pk, form))
+
+
+def _amount(cents: int) -> Decimal:
+    """An amount as a number the spreadsheet adds up (a negative one is a number, not a formula to escape)."""
+    return Decimal(cents).scaleb(-2)
+
+
+@organizer_required
+def money_csv(request, night_id: int):
+    """Every line of the night's cash record, then the totals: the reconciliation as a spreadsheet."""
+    night = get_object_or_404(Night, pk=night_id)
+    door = selectors.door_money(night)
+    out = io.StringIO()
+    writer = SafeWriter(out)  # a reason typed as "=…" is text in the spreadsheet, never a formula
+    writer.writerow(["when", "player", "method", "amount", "reason", "by"])
+    for line in door.lines:
+        writer.writerow(
+            [
+                line.at.isoformat(timespec="seconds"),
+                line.name,
+                line.method,
+                _amount(line.cents),
+                line.reason,
+                line.by,
+            ]
+        )
+    writer.writerow([])
+    for method, cents in door.cash.by_method.items():
+        writer.writerow(["total", method, "", _amount(cents), "", ""])
+    for label, cents in (
+        ("taken", door.cash.taken),
+        ("refunded", door.cash.refunded),
+        ("net", door.cash.net),
+        ("comped (not money)", door.cash.comped),
+        ("still owed", door.cash.owed),
+    ):
+        writer.writerow(["total", label, "", _amount(cents), "", ""])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="money-night-{night.pk}.csv"'
+    return response
