@@ -283,3 +283,20 @@ def test_the_room_display_shows_the_doors_code_before_the_draw_while_check_in_is
     display = client.get(reverse("tournament:room_display", args=[door_night.pk])).content.decode()
     assert "Find your table on your phone" in display and "Check in on your phone" not in display
     assert client.get(reverse("tournament:door_qr", args=[door_night.pk])).content.startswith(b"<svg")
+
+
+def test_a_flood_of_sign_ups_from_one_address_is_turned_away_for_a_minute_with_what_was_typed_kept(client, night):
+    from tournament.views.signups import SIGNUPS_PER_MINUTE
+
+    services.signup_settings(night=night, open=True, cap=None)
+    url = reverse("tournament:signup", args=[night.pk])
+    for n in range(SIGNUPS_PER_MINUTE):
+        client.post(url, {"name": f"Player {n}"})
+    answer = client.post(url, {"name": "One Too Many", "contact": "555-0199"}).content.decode()
+    assert "Many sign-ups came from this network in the last minute" in answer
+    assert 'value="One Too Many"' in answer and 'value="555-0199"' in answer
+    assert SignUp.objects.count() == SIGNUPS_PER_MINUTE
+
+
+def test_the_organizer_adds_keepers_before_the_draw(organizer_client, night):
+    assert "Score keepers" in organizer_client.get(night.get_absolute_url()).content.decode()

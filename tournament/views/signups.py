@@ -17,20 +17,34 @@ from ..forms import SignUpForm, SignUpSettingsForm, apply_errors
 from ..models import Night, SignUp
 from ..permissions import organizer_required
 from ..sheets.qr import qr_svg
+from .limits import count
 from .nights import night_page
+
+# Sign-ups a minute from one address (a family at one phone signs up a few; a script, hundreds).
+SIGNUPS_PER_MINUTE = 12
 
 
 def signup(request, night_id: int):
-    """The night's public sign-up link: a name (and, if the player likes, a contact and a category)."""
+    """The night's public sign-up link: a name (and, if the player likes, a contact and a category). Sign-ups from
+    one address are counted: a flood of names is turned away for a minute, what was typed kept in the form."""
     night = get_object_or_404(Night, pk=night_id)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if count(f"signup:{night_id}:{request.META.get('REMOTE_ADDR', '')}") > SIGNUPS_PER_MINUTE:
+            form.add_error(
+                "name", "Many sign-ups came from this network in the last minute: wait a minute, then send again."
+            )
+            return _signup_page(request, night, form)
         try:
             made = services.signup_create(night=night, **form.cleaned_data)
         except ValidationError as error:
             apply_errors(form, error)
         else:
             return redirect("tournament:signup_page", made.key)
+    return _signup_page(request, night, form)
+
+
+def _signup_page(request, night: Night, form):
     night.refresh_from_db()
     here = night.entries.count()
     full = night.signup_cap is not None and here >= night.signup_cap

@@ -5,8 +5,6 @@ Each request is counted against the link: more than a phone could sensibly send 
 
 from __future__ import annotations
 
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
@@ -20,28 +18,12 @@ from tournament.models import Round
 from .. import game, selectors
 from ..score_forms import ConfirmForm, FinishForm, TableScoreForm
 from .hands import Draft, answer, posted_number, record_hand, undo_hand
+from .limits import count as _count
 
 TEMPLATE = "scoring/table_link.html"
 REQUESTS_PER_MINUTE = 60
 # The pages' own polls (every few seconds from each phone at the table) have a budget of their own.
 POLLS_PER_MINUTE = 200
-
-
-def _count(bucket: str) -> int:
-    """One more request in a minute's bucket of the "limits" cache, and how many it holds now.
-
-    Hosted, each phone's poll of each table is counted in Redis: Django's add() and incr() are three round trips
-    (incr asks whether the key exists first), this is one (a pipeline of SET NX EX and INCR, which any Redis
-    answers). The value stays an integer that Django's own cache calls read back the same."""
-    limits = caches["limits"]
-    if isinstance(limits, RedisCache):
-        key = limits.make_and_validate_key(bucket)
-        pipe = limits._cache.get_client(key, write=True).pipeline(transaction=False)
-        pipe.set(key, 0, ex=60, nx=True)
-        pipe.incr(key)
-        return pipe.execute()[1]
-    limits.add(bucket, 0, timeout=60)
-    return limits.incr(bucket)
 
 
 def _spend(link_id: int, *, poll: bool) -> None:

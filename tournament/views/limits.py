@@ -1,0 +1,23 @@
+"""Requests counted a minute at a time, in the "limits" cache: the table links' budgets, the public sign-up's."""
+
+from __future__ import annotations
+
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+
+
+def count(bucket: str) -> int:
+    """One more request in a minute's bucket of the "limits" cache, and how many it holds now.
+
+    Hosted, each phone's poll of each table is counted in Redis: Django's add() and incr() are three round trips
+    (incr asks whether the key exists first), this is one (a pipeline of SET NX EX and INCR, which any Redis
+    answers). The value stays an integer that Django's own cache calls read back the same."""
+    limits = caches["limits"]
+    if isinstance(limits, RedisCache):
+        key = limits.make_and_validate_key(bucket)
+        pipe = limits._cache.get_client(key, write=True).pipeline(transaction=False)
+        pipe.set(key, 0, ex=60, nx=True)
+        pipe.incr(key)
+        return pipe.execute()[1]
+    limits.add(bucket, 0, timeout=60)
+    return limits.incr(bucket)
