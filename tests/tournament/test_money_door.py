@@ -182,3 +182,22 @@ def test_prize_money_the_night_cannot_pay_is_refused_beside_the_field(priced, pa
     with pytest.raises(ValidationError) as refused:
         services.money_settings(night=priced, currency="USD", pre=2000, door=2500, member=None, payouts=payouts)
     assert refusal in refused.value.message_dict["payouts"][0]
+
+
+def test_the_room_display_and_the_night_page_show_each_prizes_money(client, organizer_client):
+    from tournament.rehearsal import simulate
+
+    night = simulate(players=8, rounds=2, seed=3)
+    services.money_settings(night=night, currency="USD", pre=2500, door=2500, member=None, payouts="high 60%, low $5")
+    for entry in Entry.objects.filter(night=night):
+        services.payment_take(night=night, entry=entry, method="cash")
+    # $200 in the box: the high score's 60% is $120 (split if tied), the low score $5.
+    display = client.get(reverse("tournament:room_display", args=[night.pk])).content.decode()
+    page = organizer_client.get(night.get_absolute_url()).content.decode()
+    from tournament.selectors import night_standings
+
+    high = next(award for award in night_standings(night).awards if award.key == "high")
+    each = f"${120 // len(high.player_ids)}.00{' each' if high.tie else ''}"  # 120 splits evenly by 1, 2 or 3
+    for body in (display, page):
+        assert '<b class="prize-money">$5.00</b>' in body
+        assert f'<b class="prize-money">{each}</b>' in body

@@ -5,7 +5,7 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
-from .money import DoorMoney, PrizePayouts, door_money, prize_payouts
+from .money import DoorMoney, PrizePayouts, door_money, prize_payouts, standings_with_money
 from .night import (
     SEAT_NAMES,
     FairnessRow,
@@ -138,6 +138,7 @@ __all__ = [
     "seat_finder",
     "stamp_round",
     "standings_of",
+    "standings_with_money",
     "table_game",
     "table_history",
     "table_label",

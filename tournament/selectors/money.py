@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tournament.engine import money
 from tournament.models import Entry, Night, Payment
 
 from .night import night_entries
-from .standings import night_standings
+from .standings import NightStandings, night_standings
 
 KIND_LABELS = (("pre", "pre-registered"), ("door", "at the door"), ("member", "member"))
 
@@ -158,3 +158,12 @@ def prize_payouts(night: Night, net: int) -> PrizePayouts | None:
         paid=money.shown(paid, currency),
         left=money.shown(pot_cents - shared, currency),
     )
+
+
+def standings_with_money(night: Night, standings: NightStandings) -> NightStandings:
+    """The standings with each prize's money beside it, where the night pays prize money (else as they are)."""
+    if not night.payouts or not standings.awards:
+        return standings
+    payouts = prize_payouts(night, door_money(night).cash.net)
+    shown = {row.prize: row.shown for row in payouts.rows} if payouts else {}
+    return replace(standings, awards=[replace(award, money=shown.get(award.prize, "")) for award in standings.awards])

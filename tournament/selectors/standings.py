@@ -94,6 +94,7 @@ class AwardRow:
     tie: bool
     player_ids: tuple[int, ...] = ()
     key: str = ""  # the prize's key (scoring.prizes): "high", "second", "high:lady"
+    money: str = ""  # the prize's money, where the night pays some ("$96.75", "$22.50 each")
 
 
 def _keys(text: str) -> list[str]:

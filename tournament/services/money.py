@@ -57,6 +57,7 @@ def money_settings(
     night.currency, night.price_pre, night.price_door, night.price_member = currency, pre, door, member
     night.payouts, night.house_share = " ".join(payouts.split()), house_share
     night.save(update_fields=["currency", "price_pre", "price_door", "price_member", "payouts", "house_share"])
+    Night.touch(night.pk, moved=True)  # the room display's prize money
     return night
 
 
@@ -87,6 +88,7 @@ def payment_take(*, night: Night, entry: Entry, method: str, cents: int | None =
         cents = owed
     if cents <= 0:
         raise ValidationError({"cents": "An amount paid is more than 0 (a refund is its own line)."})
+    Night.touch(night.pk)  # the prize money shown beside the standings follows the pot
     return Payment.objects.create(
         night=night, entry=entry, cents=cents, method=method, by=by if getattr(by, "is_authenticated", False) else None
     )
@@ -109,6 +111,7 @@ def payment_refund(*, night: Night, entry: Entry, cents: int, method: str, reaso
         raise ValidationError(
             {"cents": f"{entry.player.name} paid {have} by {method}: refund more than 0, up to that."}
         )
+    Night.touch(night.pk)
     return Payment.objects.create(
         night=night,
         entry=entry,

@@ -62,7 +62,9 @@ def round_context(
         "table_forms": [(table, score_form(table)) for table in shown],
         "partial": tables is not None,
         "round_errors": round_errors or [],
-        "standings": night_standings(night) if tables is None or finished else None,
+        "standings": selectors.standings_with_money(night, night_standings(night))
+        if tables is None or finished
+        else None,
         # The page's live poll starts from what it was drawn from: any score, and the game's moves.
         "live_stamp": f"{night.changed_at.timestamp():.6f}",
         "live_moved": f"{night.moved_at.timestamp():.6f}",

@@ -37,7 +37,7 @@ def public_night(request, night_id: int):
         "round": current,
         "round_view": selectors.round_view(current) if current else None,
         "finder": selectors.seat_finder(current) if current else [],
-        "standings": night_standings(night),
+        "standings": selectors.standings_with_money(night, night_standings(night)),
     }
     template = "tournament/public_night.html"
     return TemplateResponse(request, f"{template}#public_body" if request.htmx else template, context)
@@ -73,7 +73,7 @@ def room_display(request, night_id: int):
         if room.state in (RoomState.SEATED, RoomState.BREAK, RoomState.FINISHED) or (
             room.round and room.round.number > 1
         ):
-            context["standings"] = night_standings(night)
+            context["standings"] = selectors.standings_with_money(night, night_standings(night))
         template = "tournament/room_display.html"
         response = TemplateResponse(request, f"{template}#room" if request.htmx else template, context)
         body = response.render().content.decode()
