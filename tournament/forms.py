@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from .engine import money
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
 from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Night, Player
+from .services.nights import LATER_SETTINGS
 
 
 def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None) -> None:
@@ -55,10 +56,18 @@ class NightForm(forms.ModelForm):
         "0: no target.",
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["numbering"].required = False  # only rotation nights use it
         self.fields["points_target"].widget.attrs.update(inputmode="numeric", size=3)
+        night = self.instance
+        if editing:
+            # A night without a target shows 0, so that saving the form again keeps it without one.
+            self.initial["points_target"] = night.points_target if night.points_target is not None else 0
+            if night.status != Night.Status.SETUP:
+                for name, field in self.fields.items():
+                    if name not in LATER_SETTINGS:
+                        field.disabled = True  # shown as it is; a posted value is ignored
 
     def clean_numbering(self):
         return self.cleaned_data.get("numbering") or Night.Numbering.ARRIVAL

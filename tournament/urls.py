@@ -17,6 +17,7 @@ urlpatterns = [
     path("nights/<number:night_id>/signups/settings/", signups.signup_settings, name="signup_settings"),
     path("nights/<number:night_id>/players/live/", players.players_live, name="players_live"),
     path("nights/<number:night_id>/money/", money.money_page, name="money"),
+    path("nights/<number:night_id>/settings/", nights.night_settings, name="night_settings"),
     path("nights/<number:night_id>/money/prices/", money.money_settings, name="money_settings"),
     path("nights/<number:night_id>/money/<number:entry_id>/take/", money.money_take, name="money_take"),
     path("nights/<number:night_id>/money/<number:entry_id>/refund/", money.money_refund, name="money_refund"),

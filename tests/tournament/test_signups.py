@@ -256,7 +256,7 @@ def test_the_door_page_finds_the_name_and_checks_in(client, door_night):
         in client.get(url, {"q": "player 9"}).content.decode()
     )
     missing = client.get(url, {"q": "nobody here"}).content.decode()
-    assert "Nobody on tonight's list matches “nobody here”" in missing and "sign up</a>" in missing
+    assert "Nobody on tonight's list matches “nobody here”" in missing and "Sign up and check in" in missing
     assert "Find your name, then tap" in client.post(url, {"entry": "x"}).content.decode()
 
 
@@ -300,3 +300,18 @@ def test_a_flood_of_sign_ups_from_one_address_is_turned_away_for_a_minute_with_w
 
 def test_the_organizer_adds_keepers_before_the_draw(organizer_client, night):
     assert "Score keepers" in organizer_client.get(night.get_absolute_url()).content.decode()
+
+
+def test_a_walk_in_signs_up_and_checks_in_from_the_door_page(client, door_night):
+    url = reverse("tournament:door", args=[door_night.pk])
+    services.signup_settings(night=door_night, open=True, cap=None, checkin=True)  # room for everyone
+    assert "Sign up and check in" in client.get(url, {"q": "Walk In Wanda"}).content.decode()
+    done = client.post(url, {"walk_in": "Walk In Wanda"}).content.decode()
+    assert "Welcome, Walk In Wanda: you are checked in." in done
+    wanda = Entry.objects.get(night=door_night, player__name="Walk In Wanda")
+    assert (wanda.checked_in, wanda.checked_in_by_phone) == (True, True)
+    services.signup_settings(night=door_night, open=True, cap=10, checkin=True)
+    full = client.post(url, {"walk_in": "Late Lou"}).content.decode()
+    assert "Late Lou: the night is full; you are 1st on the waitlist." in full
+    refused = client.post(url, {"walk_in": "walk in wanda"}).content.decode()
+    assert "Walk In Wanda is already signed up for this night." in refused

@@ -6,7 +6,15 @@ game's life and the commands call is named here.
 """
 
 from .money import entry_price_kind, money_settings, payment_refund, payment_take
-from .nights import keeper_add, keeper_remove, night_create, night_rules_update, scoring_game
+from .nights import (
+    LATER_SETTINGS,
+    keeper_add,
+    keeper_remove,
+    night_create,
+    night_rules_update,
+    night_update,
+    scoring_game,
+)
 from .players import (
     entry_check_in_by_phone,
     entry_remove,
@@ -31,6 +39,7 @@ from .seating import (
 from .signups import signup_create, signup_promote, signup_settings, signup_withdraw
 
 __all__ = [
+    "LATER_SETTINGS",
     "entry_check_in_by_phone",
     "entry_price_kind",
     "entry_remove",
@@ -45,6 +54,7 @@ __all__ = [
     "night_create",
     "night_draw",
     "night_rules_update",
+    "night_update",
     "payment_refund",
     "payment_take",
     "players_add_from_roster",

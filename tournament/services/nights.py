@@ -50,6 +50,35 @@ def night_create(*, created_by=None, **settings: Any) -> Night:
     return night
 
 
+# What a night may still change once its seating is drawn: what the room reads and prints, not how it plays.
+LATER_SETTINGS = ("name", "date", "venue", "prizes", "one_prize_each", "paper")
+
+
+@transaction.atomic
+def night_update(*, night: Night, **settings: Any) -> Night:
+    """Change a night's settings (any of `NIGHT_SETTINGS`): all of them before the opening draw, only
+    `LATER_SETTINGS` after it. A new scoring preset gives the night that preset's rules (no hand is recorded yet)."""
+    night = lock_night(night)
+    unknown = sorted(set(settings) - set(NIGHT_SETTINGS))
+    if unknown:
+        raise TypeError(f"A night has no setting {unknown[0]!r}.")
+    drawn = night.status != Night.Status.SETUP
+    fixed = [name for name, value in settings.items() if name not in LATER_SETTINGS and getattr(night, name) != value]
+    if drawn and fixed:
+        only = "only the name, date, venue, prizes and paper do"
+        raise ValidationError({fixed[0]: f"The seating is drawn: this no longer changes ({only})."})
+    if settings.get("scoring", night.scoring) != night.scoring:
+        night.rules = PRESETS.get(settings["scoring"], STANDARD).as_dict()
+    for name, value in settings.items():
+        setattr(night, name, value)
+    night.name = clean_name(night.name)
+    night.venue = night.venue.strip()
+    night.full_clean()
+    night.save()
+    Night.touch(night.pk, moved=True)
+    return night
+
+
 def lock_night(night: Night) -> Night:
     return Night.objects.select_for_update().get(pk=night.pk)
 

@@ -40,6 +40,22 @@ def night_create(request):
 
 
 @organizer_required
+def night_settings(request, night_id: int):
+    """The night's settings, changed: every one before the opening draw, after it what the room reads and prints."""
+    night = get_object_or_404(Night, pk=night_id)
+    form = NightForm(request.POST or None, instance=night, editing=True)
+    if request.method == "POST" and form.is_valid():
+        changed = {name: form.cleaned_data[name] for name in form.changed_data}
+        try:
+            services.night_update(night=Night.objects.get(pk=night.pk), **changed)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect(night)
+    return TemplateResponse(request, "tournament/night_form.html", {"form": form, "night": night})
+
+
+@organizer_required
 def night_detail(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
     return night_page(request, night)

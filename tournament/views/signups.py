@@ -118,7 +118,15 @@ def door(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
     query = request.GET.get("q", "").strip()
     here, error = None, ""
-    if request.method == "POST":
+    walk_in = None
+    if request.method == "POST" and "walk_in" in request.POST:  # not on the list: sign up here, and check in
+        try:
+            walk_in = services.signup_create(night=night, name=request.POST.get("walk_in", ""))
+            if walk_in.entry_id is not None:
+                here = services.entry_check_in_by_phone(night=night, entry_id=walk_in.entry_id)
+        except ValidationError as error_:
+            error, query = " ".join(error_.messages), request.POST.get("walk_in", "").strip()
+    elif request.method == "POST":
         entry_id = request.POST.get("entry", "")
         try:
             if not (entry_id.isdecimal() and len(entry_id) < 10):
@@ -133,6 +141,8 @@ def door(request, night_id: int):
         "matches": [entry for entry in matches if not entry.player.house],
         "waiting": selectors.waiting_named(night, query) if query and not matches else None,
         "here": here,
+        "walk_in": walk_in if walk_in is not None and here is None else None,
+        "walk_in_place": ordinal(place) if walk_in and (place := selectors.waitlist_place(walk_in)) else "",
         "error": error,
     }
     return TemplateResponse(request, "tournament/door.html", context)
