@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
 from django.db import transaction
 
@@ -35,6 +36,7 @@ def simulate(
     target: int | None = None,
     head_table: bool | None = None,
     bell_after: int | None = None,
+    money: Mapping[str, Any] | None = None,
 ) -> Night:
     """Play a night with random legal hands; a failure leaves nothing behind.
 
@@ -43,6 +45,9 @@ def simulate(
     default: 10 on winners-stay), `head_table` whether the head table's last hand rings the bell, and `bell_after`
     stands in for the timer: the organizer rings the bell once every table has played that many hands. With none
     of them, the organizer rings it after `hands` hands.
+
+    `money` makes it a fundraiser: the night's prices and prize money (`services.money_settings`'s arguments, and
+    `methods`, the ways players pay); every player pays at the door, by a method drawn from them, before the draw.
     """
     rng = random.Random(seed)
     settings: dict = {}
@@ -65,6 +70,8 @@ def simulate(
         bell_after = hands  # nothing else ends the game: the organizer rings
     names = player_names(players + sum((arrive or {}).values()), rng)
     services.players_register(night=night, names=names[:players])
+    if money:
+        _take_money(night, money, rng)
     late = names[players:]
     round_ = services.night_draw(night=night, seed=seed)
     while round_ is not None:
@@ -150,3 +157,12 @@ def _close(round_: Round, played: Mapping[int, list[PlayedHand]], end: GameEnd, 
 def _reached(hands: list[PlayedHand], end: GameEnd, ruleset: rules.Ruleset) -> bool:
     scores = [rules.score_hand(rules.Hand.of(hand), ruleset) for hand in hands]
     return end.reached(sum(score.ns for score in scores), sum(score.ew for score in scores)) is not None
+
+
+def _take_money(night: Night, settings: Mapping[str, Any], rng: random.Random) -> None:
+    """The door of a fundraiser: its prices and prize money, and every player paying by one of `methods`."""
+    chosen = dict(settings)
+    methods = chosen.pop("methods", ("cash",))
+    services.money_settings(night=night, **chosen)
+    for entry in night.entries.filter(player__house=False).order_by("card"):
+        services.payment_take(night=night, entry=entry, method=rng.choice(methods))

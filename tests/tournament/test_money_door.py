@@ -201,3 +201,32 @@ def test_the_room_display_and_the_night_page_show_each_prizes_money(client, orga
     for body in (display, page):
         assert '<b class="prize-money">$5.00</b>' in body
         assert f'<b class="prize-money">{each}</b>' in body
+
+
+def test_a_simulated_120_player_fundraiser_reconciles_to_the_cent():
+    """`simulate_night --players 120 --price 20 --methods cash,card,e-transfer --payouts … --house 10`: the door's
+    totals against every payment, each prize against the pot, a tied prize split with its left-over cent."""
+    from tournament.rehearsal import simulate
+    from tournament.selectors import night_record, night_standings
+
+    money = {
+        **{"currency": "USD", "pre": 2000, "door": 2000, "member": None, "house_share": 10},
+        "payouts": "high 33%, second 17%, third 11%, low 7%, loners $25.01",
+        "methods": ("cash", "card", "e-transfer"),
+    }
+    night = simulate(players=120, rounds=3, seed=2, money=money)
+    record = night_record(night)["money"]
+    paid: dict[str, int] = {}
+    for method, cents in Payment.objects.filter(night=night).values_list("method", "cents"):
+        paid[method] = paid.get(method, 0) + cents
+    assert record["by_method"] == paid and sum(paid.values()) == 120 * 2000
+    assert (record["taken"], record["refunded"], record["net"], record["owed"]) == (240_000, 0, 240_000, 0)
+    pot = 240_000 - 24_000  # the house's 10%
+    prizes = {row["prize"]: row for row in record["prizes"]}
+    assert prizes["High score"]["total"] == pot * 33 // 100 == 71_280
+    assert prizes["Second"]["total"] == pot * 17 // 100 and prizes["Third"]["total"] == pot * 11 // 100
+    assert prizes["Low score"]["total"] == pot * 7 // 100 == 15_120
+    loners = prizes["Most loners"]
+    award = next(award for award in night_standings(night).awards if award.key == "loners")
+    assert loners["winners"] == len(award.player_ids) > 1  # a tie on this seed
+    assert loners["each"] * loners["winners"] + loners["left_over"] == 2501 and loners["left_over"] > 0

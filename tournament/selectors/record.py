@@ -5,6 +5,7 @@ from __future__ import annotations
 from scoring.models import TableResult
 from tournament.models import Bye, Entry, Night, Seating
 
+from .money import door_money, prize_payouts
 from .standings import night_standings
 
 
@@ -72,6 +73,8 @@ def night_record(night: Night) -> dict:
             }
         )
     standings = night_standings(night)
+    door = door_money(night)
+    prizes = prize_payouts(night, door.cash.net)
     return {
         "night": {
             "movement": night.movement,
@@ -86,6 +89,26 @@ def night_record(night: Night) -> dict:
             "seed": night.seed,
         },
         "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
+        # In cents: what the door took (by method) and what each prize pays (a tie's split and its left-over).
+        "money": {
+            "currency": night.currency,
+            "by_method": door.cash.by_method,
+            "taken": door.cash.taken,
+            "refunded": door.cash.refunded,
+            "net": door.cash.net,
+            "comped": door.cash.comped,
+            "owed": door.cash.owed,
+            "prizes": [
+                {
+                    "prize": row.prize,
+                    "winners": row.money.winners,
+                    "total": row.money.total,
+                    "each": row.money.each,
+                    "left_over": row.money.left_over,
+                }
+                for row in (prizes.rows if prizes else [])
+            ],
+        },
         "house_players": house,
         "rounds": rounds,
         "standings": [

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import rules
+from tournament.engine.money import METHODS, MoneyError, parse_cents
 from tournament.models import Night
 from tournament.rehearsal import simulate
 from tournament.selectors import night_record, night_standings
@@ -24,6 +25,23 @@ def _game_counts(values: list[str]) -> dict[int, int]:
             raise ValidationError(f"Write GAME:COUNT with GAME 2 or more, not {value!r}.")
         counts[int(game)] = counts.get(int(game), 0) + int(count)
     return counts
+
+
+def _money(options) -> dict | None:
+    """The fundraiser's settings from the options (None: the night keeps no money)."""
+    if not options["price"]:
+        return None
+    try:
+        price = parse_cents(options["price"])
+    except MoneyError as error:
+        raise ValidationError(f"--price: {error}") from error
+    methods = tuple(method.strip() for method in options["methods"].split(",") if method.strip())
+    if not methods or any(method not in METHODS for method in methods):
+        raise ValidationError(f"--methods: use {', '.join(METHODS)}, separated by commas.")
+    return {
+        **{"currency": "USD", "pre": price, "door": price, "member": None},
+        **{"payouts": options["payouts"], "house_share": options["house"], "methods": methods},
+    }
 
 
 class Command(BaseCommand):
@@ -62,6 +80,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--leave", action="append", default=[], metavar="GAME:COUNT", help="COUNT players leave before GAME."
         )
+        parser.add_argument("--price", help="A fundraiser: the entry price (e.g. 20 or 20.50); every player pays it.")
+        parser.add_argument("--methods", default="cash", help="How players pay, drawn at random: cash,card,e-transfer")
+        parser.add_argument("--payouts", default="", help="Prize money, e.g. 'high 50%%, second 30%%, low $10'.")
+        parser.add_argument("--house", type=int, default=0, help="The house keeps this percent of the entry money.")
         parser.add_argument("--json", dest="json_file", help="Write the night here ('-' for standard output).")
 
     def handle(self, *args, json_file, **options):
@@ -69,7 +91,8 @@ class Command(BaseCommand):
         wanted = {key: options[key] for key in keys}
         try:
             changes = {key: _game_counts(options[key]) for key in ("arrive", "leave")}
-            night = simulate(**wanted, bell_after=options["bell_after"], name=options["name"], **changes)
+            money = _money(options)
+            night = simulate(**wanted, bell_after=options["bell_after"], name=options["name"], money=money, **changes)
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         record = night_record(night)
@@ -89,3 +112,9 @@ class Command(BaseCommand):
             self.stdout.write(f"Leader: player {top['player']} with {top['total']} points, {top['wins']} games won.")
         for prize in night_standings(night).awards:
             self.stdout.write(f"{prize.prize}: {', '.join(prize.names)} ({prize.value}){' (tie)' if prize.tie else ''}")
+        if money:
+            cash = record["money"]
+            self.stdout.write(f"Entry money: {cash['net'] / 100:.2f} net, by method {cash['by_method']}.")
+            for paid in cash["prizes"]:
+                split = f" ({paid['winners']} × {paid['each'] / 100:.2f}, {paid['left_over']}c left over)"
+                self.stdout.write(f"{paid['prize']}: {paid['total'] / 100:.2f}{split if paid['winners'] > 1 else ''}")
