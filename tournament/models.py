@@ -429,6 +429,11 @@ class SignUp(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.get_status_display()})"
 
+    @classmethod
+    def waiting(cls, night_id: int) -> models.QuerySet[SignUp]:
+        """A night's waitlist, first first."""
+        return cls.objects.filter(night_id=night_id, status=cls.Status.WAITLIST).order_by("created_at", "id")
+
 
 class Action(models.TextChoices):
     """A move in a game's life (see tournament.game, which makes them)."""

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from scoring import rules
 from scoring.ending import GameEnd
+from scoring.models import TableResult
 
 from . import game, services
 from .game import hand_record, table_result_submit
@@ -101,7 +102,7 @@ def simulate(
                     last_hand_winner=scores[-1].winner,
                 )
             round_.refresh_from_db()
-        round_ = _close(round_, played, end, ruleset)
+        round_ = _close(round_, end)
     night.refresh_from_db()
     return night
 
@@ -144,19 +145,14 @@ def _enter_hands(round_: Round, played: Mapping[int, list[PlayedHand]], end: Gam
         game.table_finish(round_=round_, table=table)
 
 
-def _close(round_: Round, played: Mapping[int, list[PlayedHand]], end: GameEnd, ruleset: rules.Ruleset):
+def _close(round_: Round, end: GameEnd):
     """Close the game as a night that runs by itself would: after the bell, or, every table at its target, at
     once (the rehearsal runs with auto-advance off, so arrivals can join the next game)."""
     round_.refresh_from_db()
-    at_target = all(_reached(hands, end, ruleset) for hands in played.values())
-    if round_.bell_at is None and at_target:
+    scores = TableResult.objects.filter(round=round_).values_list("ns_points", "ew_points")
+    if round_.bell_at is None and all(end.reached(ns, ew) for ns, ew in scores):
         return game.round_close(round_=round_, reason=Cause.ALL_DONE)
     return game.round_close(round_=round_)
-
-
-def _reached(hands: list[PlayedHand], end: GameEnd, ruleset: rules.Ruleset) -> bool:
-    scores = [rules.score_hand(rules.Hand.of(hand), ruleset) for hand in hands]
-    return end.reached(sum(score.ns for score in scores), sum(score.ew for score in scores)) is not None
 
 
 def _take_money(night: Night, settings: Mapping[str, Any], rng: random.Random) -> None:

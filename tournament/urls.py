@@ -20,6 +20,7 @@ urlpatterns = [
     path("nights/<number:night_id>/settings/", nights.night_settings, name="night_settings"),
     path("nights/<number:night_id>/money/prices/", money.money_settings, name="money_settings"),
     path("nights/<number:night_id>/money/<number:entry_id>/take/", money.money_take, name="money_take"),
+    path("nights/<number:night_id>/money/<number:entry_id>/kind/", money.money_kind, name="money_kind"),
     path("nights/<number:night_id>/money/<number:entry_id>/refund/", money.money_refund, name="money_refund"),
     path("nights/<number:night_id>/money.csv", money.money_csv, name="money_csv"),
     path(

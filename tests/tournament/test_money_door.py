@@ -99,6 +99,12 @@ def test_the_money_page_takes_payments_refuses_beside_the_field_and_writes_the_c
     page = reverse("tournament:money", args=[priced.pk])
     assert "Still owed" in organizer_client.get(page).content.decode()
     ann = entry_of(priced, 0)
+    bob = entry_of(priced, 1)
+    organizer_client.post(reverse("tournament:money_kind", args=[priced.pk, bob.pk]), {"kind": "door"})
+    assert Entry.objects.get(pk=bob.pk).price_kind == "door"
+    refused_kind = organizer_client.post(reverse("tournament:money_kind", args=[priced.pk, bob.pk]), {"kind": "vip"})
+    assert "The price is pre-registered, at the door, or a member&#x27;s." in refused_kind.content.decode()
+    organizer_client.post(reverse("tournament:money_kind", args=[priced.pk, bob.pk]), {"kind": "pre"})
     organizer_client.post(reverse("tournament:money_take", args=[priced.pk, ann.pk]), {"method": "cash"})
     refund = reverse("tournament:money_refund", args=[priced.pk, ann.pk])
     refused = organizer_client.post(refund, {f"r{ann.pk}-cents": "5.005", f"r{ann.pk}-method": "cash"})

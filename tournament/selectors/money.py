@@ -10,7 +10,7 @@ from tournament.engine import money
 from tournament.models import Entry, Night, Payment
 
 from .night import night_entries
-from .standings import NightStandings, night_standings
+from .standings import AwardRow, NightStandings, night_standings
 
 KIND_LABELS = (("pre", "pre-registered"), ("door", "at the door"), ("member", "member"))
 
@@ -67,14 +67,14 @@ def door_money(night: Night) -> DoorMoney:
         )
         for p in payments
     ]
-    mine: dict[int, list[Payment]] = {}
-    for payment in payments:
-        mine.setdefault(payment.entry_id, []).append(payment)
+    mine: dict[int, list[MoneyLine]] = {}
+    for payment, line in zip(payments, lines, strict=True):
+        mine.setdefault(payment.entry_id, []).append(line)
     rows = []
     for entry in entries:
         own = mine.get(entry.pk, [])
         standing = money.standing(
-            prices.of(entry.price_kind), [money.Line(entry.player_id, p.cents, p.method) for p in own]
+            prices.of(entry.price_kind), [money.Line(entry.player_id, line.cents, line.method) for line in own]
         )
         rows.append(
             DoorRow(
@@ -84,7 +84,7 @@ def door_money(night: Night) -> DoorMoney:
                 paid=money.shown(standing.paid, currency),
                 owed=money.shown(standing.owed, currency),
                 over=money.shown(standing.over, currency),
-                lines=[line for line, p in zip(lines, payments, strict=True) if p.entry_id == entry.pk],
+                lines=own,
             )
         )
     cash = money.cash(
@@ -125,17 +125,17 @@ class PrizePayouts:
     left: str  # the pot less the shares paid from it
 
 
-def prize_payouts(night: Night, net: int) -> PrizePayouts | None:
+def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) -> PrizePayouts | None:
     """The prizes' money from the night's payouts and its standings: the pot is the net entry money less the
     house's share; a tie splits a prize to the cent, what cannot be split stays with the house and is said.
-    None when the night pays no prize money."""
+    None when the night pays no prize money. `awards`: the night's prizes when the caller has its standings."""
     if not night.payouts:
         return None
     payouts = money.parse_payouts(night.payouts)
     pot_cents, house = money.pot(net, night.house_share)
     currency = night.currency
     rows = []
-    for award in night_standings(night).awards:
+    for award in night_standings(night).awards if awards is None else awards:
         payout = payouts.get(award.key)
         if payout is None:
             continue
@@ -164,6 +164,6 @@ def standings_with_money(night: Night, standings: NightStandings) -> NightStandi
     """The standings with each prize's money beside it, where the night pays prize money (else as they are)."""
     if not night.payouts or not standings.awards:
         return standings
-    payouts = prize_payouts(night, door_money(night).cash.net)
+    payouts = prize_payouts(night, door_money(night).cash.net, standings.awards)
     shown = {row.prize: row.shown for row in payouts.rows} if payouts else {}
     return replace(standings, awards=[replace(award, money=shown.get(award.prize, "")) for award in standings.awards])

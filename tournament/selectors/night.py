@@ -23,6 +23,7 @@ class TableView:
     label: str  # "Head table", "Tail table" or ""
     seats: dict[str, str] = field(default_factory=dict)  # seat -> player name
     result: TableResult | None = None
+    reached: bool = False  # a side reached the night's points target (its game is over, "Game over" to come)
 
     @property
     def done(self) -> bool:
@@ -118,9 +119,11 @@ def round_view(round_: Round) -> RoundView:
     for seating in seatings:
         view = tables.setdefault(seating.table, TableView(seating.table, table_label(seating.table, count)))
         view.seats[seating.seat] = seating.player.name
+    end = round_.night.game_end()
     for result in TableResult.objects.filter(round=round_):
         if result.table in tables:
             tables[result.table].result = result
+            tables[result.table].reached = end.reached(result.ns_points, result.ew_points) is not None
     return RoundView(round_, [tables[number] for number in sorted(tables)])
 
 

@@ -74,7 +74,7 @@ def night_record(night: Night) -> dict:
         )
     standings = night_standings(night)
     door = door_money(night)
-    prizes = prize_payouts(night, door.cash.net)
+    prizes = prize_payouts(night, door.cash.net, standings.awards)
     return {
         "night": {
             "movement": night.movement,

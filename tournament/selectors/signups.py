@@ -33,15 +33,9 @@ def waitlist_place(signup: SignUp) -> int | None:
     """Where a waiting sign-up stands on its night's waitlist (1 is next in); None when it is not waiting."""
     if signup.status != SignUp.Status.WAITLIST:
         return None
-    ahead = SignUp.objects.filter(night_id=signup.night_id, status=SignUp.Status.WAITLIST)
-    return (
-        ahead.filter(created_at__lt=signup.created_at).count()
-        + ahead.filter(created_at=signup.created_at, id__lt=signup.id).count()
-        + 1
-    )
+    return list(SignUp.waiting(signup.night_id).values_list("pk", flat=True)).index(signup.pk) + 1
 
 
 def waiting_named(night: Night, query: str) -> SignUp | None:
     """The waitlisted sign-up a door search names, however typed (None when there is none)."""
-    waiting = SignUp.objects.filter(night=night, status=SignUp.Status.WAITLIST).order_by("created_at", "id")
-    return next((signup for signup in waiting if name_order.matches(query, signup.name)), None)
+    return next((signup for signup in SignUp.waiting(night.pk) if name_order.matches(query, signup.name)), None)

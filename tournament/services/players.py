@@ -154,7 +154,7 @@ def signup_register(signup: SignUp) -> SignUp:
 def waitlist_fill(night: Night) -> list[SignUp]:
     """Take the waitlist in, first first, while the night has room under its cap; those taken in."""
     taken = []
-    for waiting in SignUp.objects.filter(night=night, status=SignUp.Status.WAITLIST).order_by("created_at", "id"):
+    for waiting in SignUp.waiting(night.pk):
         if night.signup_cap is not None and night.entries.count() >= night.signup_cap:
             break
         taken.append(signup_register(waiting))

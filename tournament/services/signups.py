@@ -24,10 +24,6 @@ def _open_for_signups(night: Night) -> None:
         raise ValidationError({"name": "Sign-up for this night is not open: ask the organizer."})
 
 
-def _waiting(night: Night):
-    return SignUp.objects.filter(night=night, status=SignUp.Status.WAITLIST).order_by("created_at", "id")
-
-
 @transaction.atomic
 def signup_create(*, night: Night, name: str, contact: str = "", category: str = "") -> SignUp:
     """A player signs up: in while the night has room under its cap, else on the waitlist (in the order they came)."""
@@ -41,7 +37,7 @@ def signup_create(*, night: Night, name: str, contact: str = "", category: str =
     key = Player.key_for(name)
     if here := Entry.objects.filter(night=night, player__name_key=key).select_related("player").first():
         raise ValidationError({"name": f"{here.player.name} is already signed up for this night."})
-    if waiting := next((w for w in _waiting(night) if Player.key_for(w.name) == key), None):
+    if waiting := next((w for w in SignUp.waiting(night.pk) if Player.key_for(w.name) == key), None):
         raise ValidationError({"name": f"{waiting.name} is already on this night's waitlist."})
     signup = SignUp.objects.create(
         night=night, name=name, contact=" ".join(contact.split())[:120], category=category.strip()[:40]

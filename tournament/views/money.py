@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
@@ -70,16 +71,37 @@ def money_settings(request, night_id: int):
 @require_POST
 def money_take(request, night_id: int, entry_id: int):
     """A button on the door list: what the player owes, by this method (or let in free: comp)."""
+    return _row_action(
+        request,
+        night_id,
+        entry_id,
+        lambda night, entry: services.payment_take(
+            night=night, entry=entry, method=request.POST.get("method", ""), by=request.user
+        ),
+    )
+
+
+@organizer_required
+@require_POST
+def money_kind(request, night_id: int, entry_id: int):
+    """Which price a player pays: pre-registered, at the door, a member's."""
+    return _row_action(
+        request,
+        night_id,
+        entry_id,
+        lambda night, entry: services.entry_price_kind(night=night, entry=entry, kind=request.POST.get("kind", "")),
+    )
+
+
+def _row_action(request, night_id: int, entry_id: int, act):
+    """One player's line changed; a refusal is shown on that line, the page drawn again."""
     night = get_object_or_404(Night, pk=night_id)
     entry = get_object_or_404(Entry, pk=entry_id, night=night)
     try:
-        if kind := request.POST.get("kind"):
-            services.entry_price_kind(night=night, entry=entry, kind=kind)
-        else:
-            services.payment_take(night=night, entry=entry, method=request.POST.get("method", ""), by=request.user)
+        act(night, entry)
     except ValidationError as error:
         return _page(request, night, row_error=(entry.pk, " ".join(error.messages)))
-    return redirect(f"{night.get_absolute_url()}money/#entry-{entry.pk}")
+    return redirect(f"{reverse('tournament:money', args=[night.pk])}#entry-{entry.pk}")
 
 
 @organizer_required
@@ -94,7 +116,7 @@ def money_refund(request, night_id: int, entry_id: int):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            return redirect(f"{night.get_absolute_url()}money/#entry-{entry.pk}")
+            return redirect(f"{reverse('tournament:money', args=[night.pk])}#entry-{entry.pk}")
     return _page(request, night, refund_form=(entry.pk, form))
 
 
