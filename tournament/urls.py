@@ -23,6 +23,8 @@ urlpatterns = [
     path("nights/<number:night_id>/money/<number:entry_id>/kind/", money.money_kind, name="money_kind"),
     path("nights/<number:night_id>/money/<number:entry_id>/refund/", money.money_refund, name="money_refund"),
     path("nights/<number:night_id>/money.csv", money.money_csv, name="money_csv"),
+    path("nights/<number:night_id>/prize-sheet.pdf", sheets.prize_sheet_pdf, name="prize_sheet_pdf"),
+    path("nights/<number:night_id>/reconciliation.pdf", sheets.reconciliation_pdf, name="reconciliation_pdf"),
     path(
         "nights/<number:night_id>/signups/<number:signup_id>/<str:action>/",
         signups.signup_action,

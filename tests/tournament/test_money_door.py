@@ -123,7 +123,9 @@ def test_the_money_page_takes_payments_refuses_beside_the_field_and_writes_the_c
     )
     assert [row[2:5] for row in rows[1:3]] == [["cash", "20.00", ""], ["cash", "-5.00", "'=left early"]]
     # Ann paid 20 and had 5 back, so she owes 5 again; seven others owe 20.
-    assert ["total", "net", "", "15.00", "", ""] in rows and ["total", "still owed", "", "145.00", "", ""] in rows
+    assert ["total", "Entries: Net entry money", "", "15.00", "", ""] in rows
+    assert ["total", "Entries: Still owed", "", "145.00", "", ""] in rows
+    assert ["total", "The house: The house keeps", "", "15.00", "", ""] in rows  # no prize money on this night
 
 
 def test_a_night_with_money_backs_up_and_restores_to_the_same_cash(priced, organizer):
@@ -236,3 +238,8 @@ def test_a_simulated_120_player_fundraiser_reconciles_to_the_cent():
     award = next(award for award in night_standings(night).awards if award.key == "loners")
     assert loners["winners"] == len(award.player_ids) > 1  # a tie on this seed
     assert loners["each"] * loners["winners"] + loners["left_over"] == 2501 and loners["left_over"] > 0
+    # The close of the night: every prize paid to each of its winners, and the house keeps the rest of the box.
+    paid_out = sum(row["each"] * row["winners"] for row in record["prizes"])
+    assert paid_out == 71_280 + 36_720 + 23_760 + 15_120 + 2501 - loners["left_over"]  # the shares of 216,000
+    assert (record["pot"], record["house_share"], record["prizes_paid"]) == (pot, 24_000, paid_out)
+    assert record["house_keeps"] == 240_000 - paid_out == 24_000 + (pot - paid_out)

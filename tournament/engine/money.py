@@ -179,3 +179,45 @@ def prize_money(payout: Payout, pot_cents: int, winners: int) -> PrizeMoney:
     total = payout.cents if payout.cents is not None else pot_cents * (payout.percent or 0) // 100
     each, left = divmod(total, max(winners, 1))
     return PrizeMoney(total=total, each=each, winners=winners, left_over=left)
+
+
+# --- the close of the night ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    """The night's money from the door to the prize table, every figure in cents.
+
+    What the house keeps is the net entry money less the prize money paid; it is also the house's share plus the
+    part of the pot not paid out (shares nobody won, the cents a split leaves, less any fixed-amount prizes), and the
+    two are the same sum by construction: `kept_of_pot` is what reconciles them.
+    """
+
+    cash: Cash
+    pot: int  # the net entry money less the house's share
+    house_share: int
+    prizes_paid: int  # each winner's money, every prize, every winner
+    left_over: int  # the cents tied prizes could not split (inside `kept_of_pot`)
+    winners_paid: int  # how many payments the prize table makes
+
+    @property
+    def kept_of_pot(self) -> int:
+        return self.pot - self.prizes_paid
+
+    @property
+    def house_keeps(self) -> int:
+        return self.cash.net - self.prizes_paid
+
+
+def reconcile(cash: Cash, house_percent: int, prizes: Iterable[PrizeMoney]) -> Reconciliation:
+    """The close of the night from the door's cash, the house's percent and each prize's money as paid."""
+    paid = list(prizes)
+    pot_cents, house = pot(cash.net, house_percent)
+    return Reconciliation(
+        cash=cash,
+        pot=pot_cents,
+        house_share=house,
+        prizes_paid=sum(prize.each * prize.winners for prize in paid),
+        left_over=sum(prize.left_over for prize in paid),
+        winners_paid=sum(prize.winners for prize in paid),
+    )

@@ -5,7 +5,7 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
-from .money import DoorMoney, PrizePayouts, door_money, prize_payouts, standings_with_money
+from .money import DoorMoney, NightClose, PrizePayouts, door_money, night_close, prize_payouts, standings_with_money
 from .night import (
     SEAT_NAMES,
     FairnessRow,
@@ -84,6 +84,7 @@ __all__ = [
     "DoorMoney",
     "FairnessRow",
     "GameLine",
+    "NightClose",
     "NightRows",
     "NightSignUps",
     "NightStandings",
@@ -116,6 +117,7 @@ __all__ = [
     "find_players",
     "game_lines",
     "night_chain",
+    "night_close",
     "night_entries",
     "night_record",
     "night_signups",

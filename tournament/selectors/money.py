@@ -167,3 +167,93 @@ def standings_with_money(night: Night, standings: NightStandings) -> NightStandi
     payouts = prize_payouts(night, door_money(night).cash.net, standings.awards)
     shown = {row.prize: row.shown for row in payouts.rows} if payouts else {}
     return replace(standings, awards=[replace(award, money=shown.get(award.prize, "")) for award in standings.awards])
+
+
+# ---- the close of the night: the prize sheet and the cash reconciliation -----------------------------------------
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    """One prize as the prize sheet prints it, with a line for each winner to sign."""
+
+    prize: str
+    value: str  # what won it ("46 points", "5 loners")
+    winners: list[tuple[int, str]]  # (card number, name)
+    money: str  # "$45.00", "$22.50 each (1 cent left over, kept by the house)"; "" for a prize that is an item
+    tie: bool
+
+
+@dataclass(frozen=True)
+class Figure:
+    section: str  # "Entries", "Prizes", "The house"
+    label: str
+    cents: int
+    shown: str
+    strong: bool = False
+
+
+@dataclass(frozen=True)
+class NightClose:
+    prizes: list[PrizeLine]
+    figures: list[Figure]
+    reconciliation: money.Reconciliation
+    games_closed: int
+    pays_money: bool  # the night has payouts (else the prize sheet is items only)
+    paid: str  # the prize money paid in all, as shown
+
+
+def night_close(night: Night) -> NightClose:
+    """The prize sheet's prizes and the reconciliation's figures, each from `tournament.engine.money`."""
+    standings = night_standings(night)
+    door = door_money(night)
+    payouts = prize_payouts(night, door.cash.net, standings.awards)
+    by_prize = {row.prize: row for row in payouts.rows} if payouts else {}
+    cards = {row.entry.player_id: row.entry.card for row in door.rows}
+    prizes = [
+        PrizeLine(
+            award.prize,
+            award.value,
+            [(cards.get(player, 0), name) for player, name in zip(award.player_ids, award.names, strict=False)],
+            by_prize[award.prize].shown if award.prize in by_prize else "",
+            award.tie,
+        )
+        for award in standings.awards
+    ]
+    close = money.reconcile(door.cash, night.house_share, [row.money for row in by_prize.values()])
+    currency = night.currency
+
+    def figure(section: str, label: str, cents: int, strong: bool = False) -> Figure:
+        return Figure(section, label, cents, money.shown(cents, currency), strong)
+
+    cash = door.cash
+    figures = [
+        figure("Entries", f"{method.capitalize()} (less refunds)", cents) for method, cents in cash.by_method.items()
+    ]
+    figures += [
+        figure("Entries", "Taken", cash.taken),
+        figure("Entries", "Refunded", cash.refunded),
+        figure("Entries", "Net entry money", cash.net, strong=True),
+        figure("Entries", "Comped (no money in)", cash.comped),
+        figure("Entries", "Still owed", cash.owed),
+    ]
+    if payouts:
+        figures.append(figure("Prizes", f"The pot (net less the house's {night.house_share}%)", close.pot))
+        for row in by_prize.values():
+            who = (
+                row.names[0]
+                if len(row.names) == 1
+                else f"{len(row.names)} winners at {money.shown(row.money.each, currency)}"
+            )
+            figures.append(figure("Prizes", f"{row.prize}: {who}", row.money.each * row.money.winners))
+        figures += [
+            figure("Prizes", "Prize money paid", close.prizes_paid, strong=True),
+            figure("Prizes", "Cents a tie could not split", close.left_over),
+        ]
+    figures += [
+        figure("The house", f"The house's share ({night.house_share}%)", close.house_share),
+        figure("The house", "The pot not paid out", close.kept_of_pot),
+        figure("The house", "The house keeps", close.house_keeps, strong=True),
+    ]
+    return NightClose(
+        prizes, figures, close, standings.rounds_closed, bool(payouts), money.shown(close.prizes_paid, currency)
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scoring.models import TableResult
 from tournament.models import Bye, Entry, Night, Seating
 
+from ..engine import money
 from .money import door_money, prize_payouts
 from .standings import night_standings
 
@@ -75,6 +76,7 @@ def night_record(night: Night) -> dict:
     standings = night_standings(night)
     door = door_money(night)
     prizes = prize_payouts(night, door.cash.net, standings.awards)
+    close = money.reconcile(door.cash, night.house_share, [row.money for row in (prizes.rows if prizes else [])])
     return {
         "night": {
             "movement": night.movement,
@@ -98,6 +100,10 @@ def night_record(night: Night) -> dict:
             "net": door.cash.net,
             "comped": door.cash.comped,
             "owed": door.cash.owed,
+            "pot": close.pot,
+            "house_share": close.house_share,
+            "prizes_paid": close.prizes_paid,
+            "house_keeps": close.house_keeps,
             "prizes": [
                 {
                     "prize": row.prize,

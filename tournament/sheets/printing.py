@@ -276,6 +276,22 @@ SHEETS: dict[str, Sheet] = {
             lambda night, options: "standings",
         ),
         Sheet(
+            "prizes",
+            "Prize sheet",
+            "pages",
+            lambda night, options: selectors.night_close(night),
+            lambda head, data, options, progress: pdf.prize_sheet_pdf(head, data),
+            lambda night, options: "prize-sheet",
+        ),
+        Sheet(
+            "reconciliation",
+            "Cash reconciliation",
+            "pages",
+            lambda night, options: selectors.night_close(night),
+            lambda head, data, options, progress: pdf.reconciliation_pdf(head, data),
+            lambda night, options: "cash-reconciliation",
+        ),
+        Sheet(
             "chart",
             "Rotation wall chart",
             "pages",

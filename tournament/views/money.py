@@ -145,16 +145,8 @@ def money_csv(request, night_id: int):
             ]
         )
     writer.writerow([])
-    for method, cents in door.cash.by_method.items():
-        writer.writerow(["total", method, "", _amount(cents), "", ""])
-    for label, cents in (
-        ("taken", door.cash.taken),
-        ("refunded", door.cash.refunded),
-        ("net", door.cash.net),
-        ("comped (not money)", door.cash.comped),
-        ("still owed", door.cash.owed),
-    ):
-        writer.writerow(["total", label, "", _amount(cents), "", ""])
+    for figure in selectors.night_close(night).figures:  # the reconciliation, figure for figure as printed
+        writer.writerow(["total", f"{figure.section}: {figure.label}", "", _amount(figure.cents), "", ""])
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="money-night-{night.pk}.csv"'
     return response

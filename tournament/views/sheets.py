@@ -51,6 +51,16 @@ def standings_pdf(request, night_id: int):
 
 
 @organizer_required
+def prize_sheet_pdf(request, night_id: int):
+    return _sheet(request, get_object_or_404(Night, pk=night_id), "prizes")
+
+
+@organizer_required
+def reconciliation_pdf(request, night_id: int):
+    return _sheet(request, get_object_or_404(Night, pk=night_id), "reconciliation")
+
+
+@organizer_required
 def tally_cards_pdf(request, night_id: int):
     """Tally cards, ?per_page=1, 2 (the default) or 4; ?blank=N for N blank cards to write names on."""
     night = get_object_or_404(Night, pk=night_id)

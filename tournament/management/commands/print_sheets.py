@@ -12,7 +12,10 @@ from tournament.sheets import printing
 
 
 class Command(BaseCommand):
-    help = "Write one of a night's sheets as a PDF: tally cards, score sheets, table cards, seating, standings, chart."
+    help = (
+        "Write one of a night's sheets as a PDF: tally cards, score sheets, table cards, seating, standings, "
+        "prizes, reconciliation, chart."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("night", type=int, help="The night's number (as in its page's address).")

@@ -1,0 +1,128 @@
+"""The close of the night (#21): the prize sheet with a line for each winner to sign, and the cash reconciliation
+(PDF and CSV), every figure from `tournament.engine.money` in cents."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tournament.engine import money
+from tournament.models import Payment
+from tournament.rehearsal import simulate
+from tournament.selectors import night_close, night_standings
+
+
+def text_of(content: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+
+
+def test_the_house_keeps_the_net_less_the_prizes_and_that_is_its_share_plus_the_pot_kept():
+    """$500 in, $40 refunded, the house 10%: a pot of $414; a 50% prize split three ways leaves a cent (20,700 / 3
+    is 6,900 each: none), a $25.01 prize split two ways leaves one, a fixed $10 prize is paid whole."""
+    cash = money.cash({1: 50_000}, [money.Line(1, 50_000, "cash"), money.Line(1, -4_000, "cash")])
+    prizes = [
+        money.prize_money(money.Payout(percent=50), 41_400, 3),
+        money.prize_money(money.Payout(cents=2501), 41_400, 2),
+        money.prize_money(money.Payout(cents=1000), 41_400, 1),
+    ]
+    close = money.reconcile(cash, 10, prizes)
+    assert (close.cash.net, close.house_share, close.pot) == (46_000, 4_600, 41_400)
+    assert [(prize.each, prize.left_over) for prize in prizes] == [(6_900, 0), (1_250, 1), (1_000, 0)]
+    assert close.prizes_paid == 20_700 + 2_500 + 1_000 == 24_200
+    assert close.left_over == 1 and close.winners_paid == 6
+    assert close.house_keeps == 46_000 - 24_200 == 21_800
+    assert close.house_keeps == close.house_share + close.kept_of_pot  # 4,600 + 17,200
+
+
+def test_prizes_paying_more_than_came_in_leave_the_house_below_zero():
+    cash = money.cash({1: 1_000}, [money.Line(1, 1_000, "card")])
+    close = money.reconcile(cash, 0, [money.prize_money(money.Payout(cents=5_000), 1_000, 1)])
+    assert close.house_keeps == -4_000 and close.kept_of_pot == -4_000
+
+
+@pytest.fixture
+def fundraiser(db):
+    """A simulated 40-player fundraiser: $20 a head, the house's 10%, shares and a fixed loners prize."""
+    return simulate(
+        players=40,
+        rounds=3,
+        seed=2,
+        money={
+            **{"currency": "USD", "pre": 2000, "door": 2000, "member": None, "house_share": 10},
+            "payouts": "high 50%, second 20%, low 5%, loners $25.01",
+            "methods": ("cash", "card", "e-transfer"),
+        },
+    )
+
+
+@pytest.mark.django_db
+def test_the_reconciliation_adds_up_against_the_payments_and_the_prizes(fundraiser):
+    close = night_close(fundraiser)
+    figures = {(figure.section, figure.label): figure.cents for figure in close.figures}
+    taken = sum(Payment.objects.filter(night=fundraiser).values_list("cents", flat=True))
+    assert taken == 40 * 2000 == figures[("Entries", "Net entry money")]
+    by_method = sum(cents for (section, label), cents in figures.items() if label.endswith("(less refunds)"))
+    assert by_method == taken
+    pot = 80_000 - 8_000
+    assert figures[("Prizes", "The pot (net less the house's 10%)")] == pot
+    prize_lines = [
+        cents
+        for (section, label), cents in figures.items()
+        if section == "Prizes" and ":" in label  # one line a prize: "High score: Ann and Bob"
+    ]
+    assert sum(prize_lines) == figures[("Prizes", "Prize money paid")] == close.reconciliation.prizes_paid
+    assert figures[("The house", "The house keeps")] == 80_000 - close.reconciliation.prizes_paid
+    assert figures[("The house", "The house keeps")] == 8_000 + figures[("The house", "The pot not paid out")]
+    awards = night_standings(fundraiser).awards
+    assert [prize.prize for prize in close.prizes] == [award.prize for award in awards]
+    assert all(len(prize.winners) == len(award.player_ids) for prize, award in zip(close.prizes, awards, strict=True))
+
+
+@pytest.mark.django_db
+def test_the_prize_sheet_and_the_reconciliation_print_from_the_money_page(organizer_client, fundraiser):
+    page = organizer_client.get(reverse("tournament:money", args=[fundraiser.pk])).content.decode()
+    for name in ("prize_sheet_pdf", "reconciliation_pdf"):
+        assert reverse(f"tournament:{name}", args=[fundraiser.pk]) in page
+    close = night_close(fundraiser)
+    response = organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[fundraiser.pk]))
+    assert response["Content-Type"] == "application/pdf" and "prize-sheet" in response["Content-Disposition"]
+    sheet = text_of(response.content)
+    signatures = sum(len(prize.winners) for prize in close.prizes)
+    assert sheet.count("Signed:") == signatures >= len(close.prizes)
+    for prize in close.prizes:
+        assert prize.prize in sheet
+        assert all(name in sheet for _, name in prize.winners)
+    assert f"Prize money paid in all: {close.paid}." in sheet
+    reconciliation = text_of(
+        organizer_client.get(reverse("tournament:reconciliation_pdf", args=[fundraiser.pk])).content
+    )
+    for figure in close.figures:
+        assert figure.shown in reconciliation
+    assert "The house keeps" in reconciliation and "Counted by:" in reconciliation
+    rows = list(
+        csv.reader(
+            io.StringIO(organizer_client.get(reverse("tournament:money_csv", args=[fundraiser.pk])).content.decode())
+        )
+    )
+    keeps = close.reconciliation.house_keeps
+    assert ["total", "The house: The house keeps", "", f"{keeps // 100}.{keeps % 100:02d}", "", ""] in rows
+
+
+@pytest.mark.django_db
+def test_the_close_of_the_night_is_for_the_organizer(client, fundraiser):
+    for name in ("prize_sheet_pdf", "reconciliation_pdf"):
+        response = client.get(reverse(f"tournament:{name}", args=[fundraiser.pk]))
+        assert response.status_code == 302 and "login" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_a_night_without_prize_money_prints_its_prizes_as_items(organizer_client):
+    night = simulate(players=8, rounds=2, seed=1)
+    close = night_close(night)
+    assert not close.pays_money and close.prizes and all(prize.money == "" for prize in close.prizes)
+    sheet = text_of(organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[night.pk])).content)
+    assert "Prize money paid" not in sheet and "Signed:" in sheet

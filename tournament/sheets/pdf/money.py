@@ -1,0 +1,120 @@
+"""The close of the night on paper: the prize sheet (a line for each winner to sign) and the cash reconciliation."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from ...selectors import NightClose
+from .common import BOLD, FONT, SheetHeader, escape, page_doc, sheet_styles
+
+RULE = colors.HexColor("#999999")
+
+
+def _start(buffer: io.BytesIO, header: SheetHeader, close: NightClose, title: str, what: str):
+    """The page, the sheet's heading ("Prizes after 3 game(s) · the date · the venue") and the styles."""
+    styles = sheet_styles()
+    doc = page_doc(buffer, header, title, 16 * mm)
+    story: list = [
+        Paragraph(escape(header.night), styles["title"]),
+        Paragraph(escape(f"{what} after {close.games_closed} game(s) · {header.subtitle}"), styles["sub"]),
+        Spacer(1, 5 * mm),
+    ]
+    return doc, story, styles
+
+
+def prize_sheet_pdf(header: SheetHeader, close: NightClose) -> bytes:
+    """Each prize, what won it and its money, and under it each winner's name, card number and a line to sign."""
+    buffer = io.BytesIO()
+    doc, story, styles = _start(buffer, header, close, "Prize sheet", "Prizes")
+    if not close.prizes:
+        story.append(Paragraph("No prizes yet: they are known once a game is closed.", styles["body"]))
+    width = doc.width
+    money_style = ParagraphStyle("money", parent=styles["prize"], alignment=TA_RIGHT)
+    for prize in close.prizes:
+        title = f"{prize.prize} — {prize.value}" + (" (tie)" if prize.tie else "")
+        rows: list[list] = [
+            [Paragraph(escape(title), styles["prize"]), "", Paragraph(escape(prize.money), money_style)]
+        ]
+        for card, name in prize.winners:
+            rows.append([f"No. {card}" if card else "", name, "Signed: ______________________"])
+        table = Table(rows, colWidths=[18 * mm, width - 18 * mm - 70 * mm, 70 * mm])
+        table.setStyle(
+            TableStyle(
+                [
+                    ("SPAN", (0, 0), (1, 0)),
+                    ("FONTNAME", (0, 0), (-1, -1), FONT),
+                    ("FONTSIZE", (0, 1), (-1, -1), 11),
+                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                    ("TOPPADDING", (0, 1), (-1, -1), 9),
+                    ("BOTTOMPADDING", (0, 1), (-1, -1), 5),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.6, RULE),
+                ]
+            )
+        )
+        story += [KeepTogether([table]), Spacer(1, 6 * mm)]
+    if close.pays_money:
+        story.append(Paragraph(escape(f"Prize money paid in all: {close.paid}."), styles["body"]))
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def reconciliation_pdf(header: SheetHeader, close: NightClose) -> bytes:
+    """The cash from the door to the prize table, a section at a time, with a line for two people to sign."""
+    buffer = io.BytesIO()
+    doc, story, styles = _start(buffer, header, close, "Cash reconciliation", "Cash reconciliation")
+    rows: list[list[str]] = []
+    style: list[tuple] = [
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
+        ("FONTSIZE", (0, 0), (-1, -1), 11),
+        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+    ]
+    label_style = ParagraphStyle("label", parent=styles["body"], fontSize=11, leading=14, leftIndent=4 * mm)
+    strong_style = ParagraphStyle("strong", parent=label_style, fontName=BOLD)
+    section = ""
+    for line in close.figures:
+        if line.section != section:
+            section = line.section
+            if rows:
+                rows.append(["", ""])
+            rows.append([section, ""])
+            style += [
+                ("FONTNAME", (0, len(rows) - 1), (-1, len(rows) - 1), BOLD),
+                ("LINEBELOW", (0, len(rows) - 1), (-1, len(rows) - 1), 0.6, RULE),
+            ]
+        rows.append([Paragraph(escape(line.label), strong_style if line.strong else label_style), line.shown])
+        if line.strong:
+            style += [
+                ("FONTNAME", (0, len(rows) - 1), (-1, len(rows) - 1), BOLD),
+                ("LINEABOVE", (1, len(rows) - 1), (1, len(rows) - 1), 0.6, RULE),
+            ]
+    table = Table(rows, colWidths=[doc.width - 45 * mm, 45 * mm])
+    table.setStyle(TableStyle(style))
+    close_ = close.reconciliation
+    check = (
+        "The house keeps the net entry money less the prize money paid, which is also its share plus the pot not "
+        "paid out. Amounts are to the cent; a tied prize is split to the cent and the cents it cannot split stay "
+        "with the house."
+    )
+    if close_.house_keeps < 0:
+        check = "The prizes pay out more than the entries took in: the house pays the difference. " + check
+    story += [
+        table,
+        Spacer(1, 5 * mm),
+        Paragraph(escape(check), styles["sub"]),
+        Spacer(1, 14 * mm),
+        Table(
+            [["Counted by: ______________________", "Checked by: ______________________"]],
+            colWidths=[doc.width / 2] * 2,
+            style=[("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 11)],
+        ),
+    ]
+    doc.build(story)
+    return buffer.getvalue()
