@@ -29,7 +29,7 @@ from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SEATS
 from scoring.services import result_extras_refresh
 
-from .engine import rotation
+from .engine import draws, rotation
 from .models import (
     CODE_DIGITS,
     MAX_PLAYERS,
@@ -37,6 +37,7 @@ from .models import (
     NIGHT_SETTINGS,
     Bye,
     Cause,
+    Draw,
     Entry,
     Night,
     Payment,
@@ -249,6 +250,14 @@ def night_export(night: Night) -> dict[str, Any]:
             }
             for payment in Payment.objects.filter(night=night).select_related("entry", "by").order_by("at", "id")
         ],
+        "draws": [
+            {
+                **{key: getattr(draw, name) for key, name in DRAW_KEYS.items()},
+                "by": draw.by.username if draw.by else None,
+                "at": _when(draw.at),
+            }
+            for draw in Draw.objects.filter(night=night).select_related("by").order_by("number")
+        ],
         "signups": [
             {
                 "name": signup.name,
@@ -370,6 +379,7 @@ EVENT_KEYS = _same("at", "action", "status", "cause", "reason")
 ENTRY_KEYS = _same("checked_in", "checked_in_by_phone", "price_kind", "active", "bye_offset", "number", "card", "code")
 PAYMENT_KEYS = _same("cents", "method", "reason")
 SIGNUP_KEYS = _same("name", "contact", "category", "status", "key")
+DRAW_KEYS = _same("number", "title", "pool_kind", "pool", "seed", "winners", "on_display")
 PLAYER_KEYS = _same("name", "house", "club_number", "category")
 
 
@@ -888,6 +898,27 @@ def _check_payments(rows: Any, players: Mapping[str, str]) -> None:
             raise _fail(where, f"it gives back more than {_of(players[item['player']])} paid by {payment.method}.")
 
 
+def _check_draws(rows: Any) -> None:
+    """The night's draws (a later part of the file: none before it): each numbered once, and each replaying from its
+    seed and its pool to the winners it names, so a file cannot carry a draw that was not made."""
+    if not isinstance(rows, list):
+        raise _fail("This backup", f"“draws” should be a list, not {_shown(rows)}.")
+    numbers = []
+    for index, item in enumerate(rows, start=1):
+        where = f"Draw {index}"
+        draw = _record(Draw, item, where, DRAW_KEYS)
+        if not isinstance(item.get("at"), str) or _parsed_moment(item["at"]) is None:
+            raise _fail(where, f"“at” is when it was made (an ISO date and time), not {_shown(item.get('at'))}.")
+        _username(item.get("by"), where, "by")
+        whole = all(isinstance(number, int) and not isinstance(number, bool) for number in [*draw.pool, *draw.winners])
+        if not (isinstance(draw.pool, list) and isinstance(draw.winners, list) and whole):
+            raise _fail(where, "“pool” and “winners” are lists of whole numbers.")
+        if not draws.replays(draw.seed, draw.pool, draw.winners):
+            raise _fail(where, "its winners are not what its seed and its pool give: it was not made as recorded.")
+        numbers.append((draw.number, where))
+    _once(numbers, "The draw number")
+
+
 def _parsed_moment(text: str) -> dt.datetime | None:
     try:
         return parse_datetime(text)
@@ -926,6 +957,7 @@ def _check(data: dict[str, Any]) -> None:
     _check_links(data["table_links"])
     _check_signups(data.get("signups", []), players)
     _check_payments(data.get("payments", []), players)
+    _check_draws(data.get("draws", []))
     if (night.status == Night.Status.SETUP) != (not rounds):
         raise _fail(
             "The night",
@@ -1103,6 +1135,13 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 **{name: row[name] for name in PAYMENT_KEYS},
             )
             Payment.objects.filter(pk=made.pk).update(at=parse_datetime(row["at"]))
+        for row in data.get("draws", []):
+            Draw.objects.create(
+                night=night,
+                by=account(row["by"]),
+                at=parse_datetime(row["at"]),
+                **{name: row[key] for key, name in DRAW_KEYS.items()},
+            )
         for row in data.get("signups", []):
             player = players[row["player"]] if row["player"] else None
             made = SignUp.objects.create(

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from .engine import money
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
-from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Night, Player
+from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Draw, Night, Player
 from .services.nights import LATER_SETTINGS
 
 
@@ -159,6 +159,30 @@ class RefundForm(forms.Form):
     method = forms.ChoiceField(label="By", choices=[(method, method) for method in money.METHODS])
     reason = forms.CharField(
         label="Why", max_length=200, error_messages={"required": "Say why (a refund or a correction needs a reason)."}
+    )
+
+
+class DrawForm(forms.Form):
+    title = forms.CharField(
+        label="What it is for",
+        max_length=80,
+        error_messages={"required": "Say what the draw is for: “Door prize”, “50/50”…"},
+        widget=forms.TextInput(attrs={"placeholder": "Door prize", "autocomplete": "off"}),
+    )
+    count = forms.IntegerField(
+        label="How many winners",
+        initial=1,
+        min_value=1,
+        max_value=600,
+        error_messages={"required": "Say how many to draw.", "invalid": "Type a whole number of winners."},
+    )
+    pool_kind = forms.ChoiceField(label="Draw from", choices=Draw.Pool.choices, initial=Draw.Pool.PLAYERS)
+    tickets = forms.IntegerField(
+        label="Tickets sold (for a ticket draw)",
+        required=False,
+        min_value=1,
+        max_value=100_000,
+        error_messages={"invalid": "Type the number of tickets sold."},
     )
 
 

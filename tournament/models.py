@@ -401,6 +401,33 @@ class Payment(models.Model):
         return f"{money.shown(self.cents, self.night.currency)} {self.method}"
 
 
+class Draw(models.Model):
+    """A draw the room watched: a door prize, the 50/50, a tie for a prize. Its seed and its pool (card numbers
+    of the players here, or ticket numbers 1..N) give its winners (`tournament.engine.draws`); never edited."""
+
+    class Pool(models.TextChoices):
+        PLAYERS = "players", "the players here"
+        TICKETS = "tickets", "tickets sold"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="draws")
+    number = models.PositiveSmallIntegerField()  # 1, 2, 3 … in the night
+    title = models.CharField("what it is for", max_length=80)
+    pool_kind = models.CharField("draw from", max_length=8, choices=Pool.choices, default=Pool.PLAYERS)
+    pool = models.JSONField(default=list)  # card numbers or ticket numbers, sorted
+    seed = models.CharField(max_length=32)
+    winners = models.JSONField(default=list)  # in the order drawn
+    on_display = models.BooleanField(default=True)  # the room display shows the night's latest draw until hidden
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["night", "number"], name="draw_number_once_per_night")]
+
+    def __str__(self) -> str:
+        return f"Draw {self.number}: {self.title}"
+
+
 def signup_key() -> str:
     return secrets.token_urlsafe(12)
 

@@ -5,6 +5,7 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
+from .draws import DrawView, draw_on_display, night_draws
 from .money import DoorMoney, NightClose, PrizePayouts, door_money, night_close, prize_payouts, standings_with_money
 from .night import (
     SEAT_NAMES,
@@ -82,6 +83,7 @@ __all__ = [
     "DeskRow",
     "DeskState",
     "DoorMoney",
+    "DrawView",
     "FairnessRow",
     "GameLine",
     "NightClose",
@@ -113,11 +115,13 @@ __all__ = [
     "current_round",
     "desk_rows",
     "door_money",
+    "draw_on_display",
     "fairness",
     "find_players",
     "game_lines",
     "night_chain",
     "night_close",
+    "night_draws",
     "night_entries",
     "night_record",
     "night_signups",

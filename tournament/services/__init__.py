@@ -5,6 +5,7 @@ One module a concern: `nights` (a night's settings, keepers and scoring rules), 
 game's life and the commands call is named here.
 """
 
+from .draws import draw_hide, draw_make
 from .money import entry_price_kind, money_settings, payment_refund, payment_take
 from .nights import (
     LATER_SETTINGS,
@@ -40,6 +41,8 @@ from .signups import signup_create, signup_promote, signup_settings, signup_with
 
 __all__ = [
     "LATER_SETTINGS",
+    "draw_hide",
+    "draw_make",
     "entry_check_in_by_phone",
     "entry_price_kind",
     "entry_remove",

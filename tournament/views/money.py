@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from .. import selectors, services
 from ..engine import money
 from ..exports import SafeWriter
-from ..forms import MoneySettingsForm, RefundForm, apply_errors
+from ..forms import DrawForm, MoneySettingsForm, RefundForm, apply_errors
 from ..models import Entry, Night
 from ..permissions import organizer_required
 
@@ -42,6 +42,8 @@ def _page(request, night: Night, **extra):
         "settings_form": settings,
         "methods": money.METHODS[:-1],
         "prize_money": selectors.prize_payouts(night, door.cash.net),
+        "draw_form": extra.pop("draw_form", None) or DrawForm(),
+        "draws": selectors.night_draws(night),
         **extra,
     }
     return TemplateResponse(request, TEMPLATE, context)
@@ -118,6 +120,30 @@ def money_refund(request, night_id: int, entry_id: int):
         else:
             return redirect(f"{reverse('tournament:money', args=[night.pk])}#entry-{entry.pk}")
     return _page(request, night, refund_form=(entry.pk, form))
+
+
+@organizer_required
+@require_POST
+def draw_make(request, night_id: int):
+    """A draw made now, recorded with its seed, and shown on the room display."""
+    night = get_object_or_404(Night, pk=night_id)
+    form = DrawForm(request.POST)
+    if form.is_valid():
+        try:
+            services.draw_make(night=night, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect(f"{reverse('tournament:money', args=[night.pk])}#draws")
+    return _page(request, night, draw_form=form)
+
+
+@organizer_required
+@require_POST
+def draw_hide(request, night_id: int):
+    night = get_object_or_404(Night, pk=night_id)
+    services.draw_hide(night=night)
+    return redirect(f"{reverse('tournament:money', args=[night.pk])}#draws")
 
 
 def _amount(cents: int) -> Decimal:

@@ -68,6 +68,7 @@ def room_display(request, night_id: int):
             "count_stamp": count_stamp,
             "find_url": find_url,
             "door_url": phones.of(reverse("tournament:door", args=[night.pk])),
+            "draw": selectors.draw_on_display(night),
             **selectors.clock(room.round),
         }
         if room.state in (RoomState.SEATED, RoomState.BREAK, RoomState.FINISHED) or (

@@ -1,0 +1,52 @@
+"""The only writer of draws: one made from the players here or the tickets sold, and one taken off the room display.
+One transaction each; a draw is never edited (its seed and its pool give its winners, `tournament.engine.draws`)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from ..engine import draws
+from ..models import Draw, Entry, Night
+from .nights import lock_night
+
+MOST_TICKETS = 100_000
+
+
+@transaction.atomic
+def draw_make(*, night: Night, title: str, count: int, pool_kind: str, tickets: int | None = None, by=None) -> Draw:
+    """Draw `count` winners for `title` from the players here (checked in, still playing) or from tickets 1..N,
+    record it with its seed, and put it on the room display."""
+    night = lock_night(night)
+    title = " ".join(title.split())
+    if not title:
+        raise ValidationError({"title": "Say what the draw is for: “Door prize”, “50/50”…"})
+    if pool_kind == Draw.Pool.TICKETS:
+        if tickets is None or not 1 <= tickets <= MOST_TICKETS:
+            raise ValidationError({"tickets": f"Say how many tickets were sold (1 to {MOST_TICKETS:,})."})
+        pool = list(range(1, tickets + 1))
+    elif pool_kind == Draw.Pool.PLAYERS:
+        here = Entry.objects.filter(night=night, active=True, checked_in=True, player__house=False)
+        pool = sorted(here.values_list("card", flat=True))
+    else:
+        raise ValidationError({"pool_kind": "Draw from the players here or from the tickets sold."})
+    seed = draws.new_seed()
+    try:
+        winners = draws.pick(seed, pool, count)
+    except draws.DrawError as error:
+        raise ValidationError({"count": str(error)}) from error
+    Draw.objects.filter(night=night, on_display=True).update(on_display=False)
+    number = (night.draws.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    made = Draw.objects.create(
+        night=night, number=number, title=title, pool_kind=pool_kind, pool=pool, seed=seed, winners=winners, by=by
+    )
+    Night.touch(night.pk, moved=True)  # the room display shows it
+    return made
+
+
+@transaction.atomic
+def draw_hide(*, night: Night) -> None:
+    """Take the draw off the room display (the record stays)."""
+    night = lock_night(night)
+    if Draw.objects.filter(night=night, on_display=True).update(on_display=False):
+        Night.touch(night.pk, moved=True)
