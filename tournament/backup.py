@@ -29,7 +29,7 @@ from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SEATS
 from scoring.services import result_extras_refresh
 
-from .engine import draws, rotation
+from .engine import draws, money, rotation
 from .models import (
     CODE_DIGITS,
     MAX_PLAYERS,
@@ -42,6 +42,7 @@ from .models import (
     Night,
     Payment,
     Player,
+    PotLine,
     Round,
     RoundEvent,
     Seating,
@@ -250,6 +251,14 @@ def night_export(night: Night) -> dict[str, Any]:
             }
             for payment in Payment.objects.filter(night=night).select_related("entry", "by").order_by("at", "id")
         ],
+        "pot_lines": [
+            {
+                **{key: getattr(line, name) for key, name in POT_KEYS.items()},
+                "by": line.by.username if line.by else None,
+                "at": _when(line.at),
+            }
+            for line in PotLine.objects.filter(night=night).select_related("by").order_by("at", "id")
+        ],
         "draws": [
             {
                 **{key: getattr(draw, name) for key, name in DRAW_KEYS.items()},
@@ -379,6 +388,7 @@ EVENT_KEYS = _same("at", "action", "status", "cause", "reason")
 ENTRY_KEYS = _same("checked_in", "checked_in_by_phone", "price_kind", "active", "bye_offset", "number", "card", "code")
 PAYMENT_KEYS = _same("cents", "method", "reason")
 SIGNUP_KEYS = _same("name", "contact", "category", "status", "key")
+POT_KEYS = _same("pot", "kind", "cents", "reason")
 DRAW_KEYS = _same("number", "title", "pool_kind", "pool", "seed", "winners", "on_display")
 PLAYER_KEYS = _same("name", "house", "club_number", "category")
 
@@ -898,18 +908,38 @@ def _check_payments(rows: Any, players: Mapping[str, str]) -> None:
             raise _fail(where, f"it gives back more than {_of(players[item['player']])} paid by {payment.method}.")
 
 
-def _check_draws(rows: Any) -> None:
-    """The night's draws (a later part of the file: none before it): each numbered once, and each replaying from its
-    seed and its pool to the winners it names, so a file cannot carry a draw that was not made."""
+def _made_records(rows: Any, key: str, what: str, model: type[models.Model], keys: Mapping[str, str]):
+    """Each record of a list in the file that someone made at a moment (`at`, `by`), checked, with its place."""
     if not isinstance(rows, list):
-        raise _fail("This backup", f"“draws” should be a list, not {_shown(rows)}.")
-    numbers = []
+        raise _fail("This backup", f"“{key}” should be a list, not {_shown(rows)}.")
     for index, item in enumerate(rows, start=1):
-        where = f"Draw {index}"
-        draw = _record(Draw, item, where, DRAW_KEYS)
+        where = f"{what} {index}"
+        record = _record(model, item, where, keys)
         if not isinstance(item.get("at"), str) or _parsed_moment(item["at"]) is None:
             raise _fail(where, f"“at” is when it was made (an ISO date and time), not {_shown(item.get('at'))}.")
         _username(item.get("by"), where, "by")
+        yield where, record
+
+
+def _check_pot_lines(rows: Any) -> None:
+    """The side pots' record (a later part of the file: none before it): each line as the service could make it,
+    and no pot paying or carrying more than came into it."""
+    lines = []
+    for where, line in _made_records(rows, "pot_lines", "Pot line", PotLine, POT_KEYS):
+        if line.cents <= 0:
+            raise _fail(where, "a line moves money (more than 0).")
+        lines.append(money.PotLine(line.pot, line.kind, line.cents))
+        try:
+            money.pot_totals(lines)
+        except money.MoneyError as error:
+            raise _fail(where, str(error)) from error
+
+
+def _check_draws(rows: Any) -> None:
+    """The night's draws (a later part of the file: none before it): each numbered once, and each replaying from its
+    seed and its pool to the winners it names, so a file cannot carry a draw that was not made."""
+    numbers = []
+    for where, draw in _made_records(rows, "draws", "Draw", Draw, DRAW_KEYS):
         whole = all(isinstance(number, int) and not isinstance(number, bool) for number in [*draw.pool, *draw.winners])
         if not (isinstance(draw.pool, list) and isinstance(draw.winners, list) and whole):
             raise _fail(where, "“pool” and “winners” are lists of whole numbers.")
@@ -957,6 +987,7 @@ def _check(data: dict[str, Any]) -> None:
     _check_links(data["table_links"])
     _check_signups(data.get("signups", []), players)
     _check_payments(data.get("payments", []), players)
+    _check_pot_lines(data.get("pot_lines", []))
     _check_draws(data.get("draws", []))
     if (night.status == Night.Status.SETUP) != (not rounds):
         raise _fail(
@@ -1135,6 +1166,13 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 **{name: row[name] for name in PAYMENT_KEYS},
             )
             Payment.objects.filter(pk=made.pk).update(at=parse_datetime(row["at"]))
+        for row in data.get("pot_lines", []):
+            PotLine.objects.create(
+                night=night,
+                by=account(row["by"]),
+                at=parse_datetime(row["at"]),
+                **{name: row[key] for key, name in POT_KEYS.items()},
+            )
         for row in data.get("draws", []):
             Draw.objects.create(
                 night=night,

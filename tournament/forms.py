@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from .engine import money
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
-from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Draw, Night, Player
+from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Draw, Night, Player, PotLine
 from .services.nights import LATER_SETTINGS
 
 
@@ -160,6 +160,18 @@ class RefundForm(forms.Form):
     reason = forms.CharField(
         label="Why", max_length=200, error_messages={"required": "Say why (a refund or a correction needs a reason)."}
     )
+
+
+class PotLineForm(forms.Form):
+    pot = forms.CharField(
+        label="Pot",
+        max_length=40,
+        error_messages={"required": "Name the pot: “50/50”, “Bump cup”, “Jackpot”…"},
+        widget=forms.TextInput(attrs={"list": "pot-names", "placeholder": "50/50", "autocomplete": "off"}),
+    )
+    kind = forms.ChoiceField(label="What", choices=PotLine.Kind.choices, initial=PotLine.Kind.IN)
+    cents = CentsField(label="Amount", error_messages={"required": "Type the amount."})
+    reason = forms.CharField(label="Who won it, or a note", max_length=200, required=False)
 
 
 class DrawForm(forms.Form):

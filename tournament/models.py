@@ -401,6 +401,45 @@ class Payment(models.Model):
         return f"{money.shown(self.cents, self.night.currency)} {self.method}"
 
 
+class PotLine(models.Model):
+    """One line of a side pot's record (the 50/50, a bump cup, a loner basket, a jackpot): money in, paid to a
+    winner, or carried over to the club's next night. Never edited. A line that takes in a jackpot carried from an
+    earlier night names the line that carried it (`carried_from`), so a carry is taken in once."""
+
+    class Kind(models.TextChoices):
+        IN = "in", "money in"
+        PAID = "paid", "paid to a winner"
+        CARRIED = "carried", "carried over to the next night"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="pot_lines")
+    pot = models.CharField(max_length=40)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    cents = models.PositiveIntegerField()
+    reason = models.CharField("who or why", max_length=200, blank=True)
+    carried_from = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="taken_in_by"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.pot}: {self.kind} {money.shown(self.cents, self.night.currency)}"
+
+    @staticmethod
+    def waiting_for(night: Night) -> list[PotLine]:
+        """Money carried over from earlier nights of `night`'s seasons and not yet taken in by any night."""
+        earlier = Night.objects.filter(seasons__in=night.seasons.all(), date__lte=night.date).exclude(pk=night.pk)
+        return list(
+            PotLine.objects.filter(night__in=earlier, kind=PotLine.Kind.CARRIED, taken_in_by__isnull=True)
+            .select_related("night")
+            .distinct()
+            .order_by("at", "id")
+        )
+
+
 class Draw(models.Model):
     """A draw the room watched: a door prize, the 50/50, a tie for a prize. Its seed and its pool (card numbers
     of the players here, or ticket numbers 1..N) give its winners (`tournament.engine.draws`); never edited."""

@@ -188,9 +188,9 @@ def prize_money(payout: Payout, pot_cents: int, winners: int) -> PrizeMoney:
 class Reconciliation:
     """The night's money from the door to the prize table, every figure in cents.
 
-    What the house keeps is the net entry money less the prize money paid; it is also the house's share plus the
-    part of the pot not paid out (shares nobody won, the cents a split leaves, less any fixed-amount prizes), and the
-    two are the same sum by construction: `kept_of_pot` is what reconciles them.
+    What the house keeps is the net entry money less the prize money paid, plus what the side pots leave it; it is
+    also the house's share plus the part of the pot not paid out (shares nobody won, the cents a split leaves, less
+    any fixed-amount prizes) plus the pots' part, the same sum by construction: `kept_of_pot` reconciles them.
     """
 
     cash: Cash
@@ -199,18 +199,27 @@ class Reconciliation:
     prizes_paid: int  # each winner's money, every prize, every winner
     left_over: int  # the cents tied prizes could not split (inside `kept_of_pot`)
     winners_paid: int  # how many payments the prize table makes
+    pots: tuple[PotTotal, ...] = ()  # the side pots, each with what the house keeps of it
 
     @property
     def kept_of_pot(self) -> int:
         return self.pot - self.prizes_paid
 
     @property
+    def kept_of_pots(self) -> int:
+        return sum(pot.kept for pot in self.pots)
+
+    @property
     def house_keeps(self) -> int:
-        return self.cash.net - self.prizes_paid
+        """The entry money less the prize money, and what the side pots leave the house."""
+        return self.cash.net - self.prizes_paid + self.kept_of_pots
 
 
-def reconcile(cash: Cash, house_percent: int, prizes: Iterable[PrizeMoney]) -> Reconciliation:
-    """The close of the night from the door's cash, the house's percent and each prize's money as paid."""
+def reconcile(
+    cash: Cash, house_percent: int, prizes: Iterable[PrizeMoney], pots: Iterable[PotTotal] = ()
+) -> Reconciliation:
+    """The close of the night from the door's cash, the house's percent, each prize's money as paid and the side
+    pots' totals."""
     paid = list(prizes)
     pot_cents, house = pot(cash.net, house_percent)
     return Reconciliation(
@@ -220,4 +229,59 @@ def reconcile(cash: Cash, house_percent: int, prizes: Iterable[PrizeMoney]) -> R
         prizes_paid=sum(prize.each * prize.winners for prize in paid),
         left_over=sum(prize.left_over for prize in paid),
         winners_paid=sum(prize.winners for prize in paid),
+        pots=tuple(pots),
     )
+
+
+# --- side pots: the 50/50, a bump cup, a loner basket, a jackpot carried from night to night ------------------------
+
+POT_KINDS = ("in", "paid", "carried")  # money into the pot; paid to a winner; carried over to the club's next night
+
+
+@dataclass(frozen=True)
+class PotLine:
+    pot: str
+    kind: str
+    cents: int  # always positive: the kind says which way it goes
+
+
+@dataclass(frozen=True)
+class PotTotal:
+    """One pot over the night: what came in (a carried-over jackpot included), what was paid out and carried on,
+    and what the house keeps of it."""
+
+    pot: str
+    came_in: int = 0
+    paid: int = 0
+    carried: int = 0
+
+    @property
+    def kept(self) -> int:
+        return self.came_in - self.paid - self.carried
+
+
+def pot_totals(lines: Iterable[PotLine]) -> list[PotTotal]:
+    """Each pot's totals, in the order the pots first appear; refused (MoneyError) where a pot pays or carries
+    more than came into it, at any point of the record."""
+    totals: dict[str, PotTotal] = {}
+    for line in lines:
+        if line.kind not in POT_KINDS or line.cents <= 0:
+            raise MoneyError(f"A pot's line is money in, paid or carried, and more than 0, not {line}.")
+        now = totals.get(line.pot, PotTotal(line.pot))
+        if line.kind == "in":
+            now = PotTotal(now.pot, now.came_in + line.cents, now.paid, now.carried)
+        elif line.kind == "paid":
+            now = PotTotal(now.pot, now.came_in, now.paid + line.cents, now.carried)
+        else:
+            now = PotTotal(now.pot, now.came_in, now.paid, now.carried + line.cents)
+        if now.kept < 0:
+            raise MoneyError(
+                f"The {line.pot} holds {shown(now.kept + line.cents)}: it cannot pay or carry {shown(line.cents)}."
+            )
+        totals[line.pot] = now
+    return list(totals.values())
+
+
+def half(cents: int) -> int:
+    """The 50/50's winner's half: half of the pot, rounded down to the cent (the odd cent stays with the house)."""
+    return cents // 2

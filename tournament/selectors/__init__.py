@@ -6,7 +6,16 @@ player's own page, read once a move), `seasons` and `supervision` (what the run 
 """
 
 from .draws import DrawView, draw_on_display, night_draws
-from .money import DoorMoney, NightClose, PrizePayouts, door_money, night_close, prize_payouts, standings_with_money
+from .money import (
+    DoorMoney,
+    NightClose,
+    PrizePayouts,
+    door_money,
+    night_close,
+    night_pots,
+    prize_payouts,
+    standings_with_money,
+)
 from .night import (
     SEAT_NAMES,
     FairnessRow,
@@ -123,6 +132,7 @@ __all__ = [
     "night_close",
     "night_draws",
     "night_entries",
+    "night_pots",
     "night_record",
     "night_signups",
     "night_stamp",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tournament.engine import money
-from tournament.models import Entry, Night, Payment
+from tournament.models import Entry, Night, Payment, PotLine
 
 from .night import night_entries
 from .standings import AwardRow, NightStandings, night_standings
@@ -202,6 +202,50 @@ class NightClose:
     paid: str  # the prize money paid in all, as shown
 
 
+@dataclass(frozen=True)
+class PotRow:
+    total: money.PotTotal
+    came_in: str
+    paid: str
+    carried: str
+    kept: str
+    half: str  # half of what came in, rounded down: a 50/50's winner's money
+
+
+@dataclass(frozen=True)
+class NightPots:
+    rows: list[PotRow]
+    lines: list[tuple[PotLine, str]]  # the record, each line with its amount shown
+    waiting: list[tuple[PotLine, str]]  # money earlier nights of the season carried over, not yet taken in
+
+
+def pot_totals(night: Night) -> list[money.PotTotal]:
+    return money.pot_totals(money.PotLine(line.pot, line.kind, line.cents) for line in night.pot_lines.all())
+
+
+def night_pots(night: Night) -> NightPots:
+    """The side pots as the Money page shows them: each pot's totals, the record, and carries waiting."""
+    currency = night.currency
+
+    def shown(cents: int) -> str:
+        return money.shown(cents, currency)
+
+    rows = [
+        PotRow(
+            total,
+            shown(total.came_in),
+            shown(total.paid),
+            shown(total.carried),
+            shown(total.kept),
+            shown(money.half(total.came_in)),
+        )
+        for total in pot_totals(night)
+    ]
+    lines = [(line, money.shown(line.cents, currency)) for line in night.pot_lines.select_related("by")]
+    waiting = [(line, money.shown(line.cents, line.night.currency)) for line in PotLine.waiting_for(night)]
+    return NightPots(rows, lines, waiting)
+
+
 def night_close(night: Night) -> NightClose:
     """The prize sheet's prizes and the reconciliation's figures, each from `tournament.engine.money`."""
     standings = night_standings(night)
@@ -219,7 +263,8 @@ def night_close(night: Night) -> NightClose:
         )
         for award in standings.awards
     ]
-    close = money.reconcile(door.cash, night.house_share, [row.money for row in by_prize.values()])
+    pots = pot_totals(night)
+    close = money.reconcile(door.cash, night.house_share, [row.money for row in by_prize.values()], pots)
     currency = night.currency
 
     def figure(section: str, label: str, cents: int, strong: bool = False) -> Figure:
@@ -249,9 +294,21 @@ def night_close(night: Night) -> NightClose:
             figure("Prizes", "Prize money paid", close.prizes_paid, strong=True),
             figure("Prizes", "Cents a tie could not split", close.left_over),
         ]
+    for total in pots:
+        figures += [
+            figure("Side pots", f"{total.pot}: in", total.came_in),
+            *([figure("Side pots", f"{total.pot}: paid out", total.paid)] if total.paid else []),
+            *(
+                [figure("Side pots", f"{total.pot}: carried over to the next night", total.carried)]
+                if total.carried
+                else []
+            ),
+            figure("Side pots", f"{total.pot}: left with the house", total.kept, strong=True),
+        ]
     figures += [
         figure("The house", f"The house's share ({night.house_share}%)", close.house_share),
         figure("The house", "The pot not paid out", close.kept_of_pot),
+        *([figure("The house", "What the side pots leave", close.kept_of_pots)] if pots else []),
         figure("The house", "The house keeps", close.house_keeps, strong=True),
     ]
     return NightClose(

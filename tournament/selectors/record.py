@@ -6,7 +6,7 @@ from scoring.models import TableResult
 from tournament.models import Bye, Entry, Night, Seating
 
 from ..engine import money
-from .money import door_money, prize_payouts
+from .money import door_money, pot_totals, prize_payouts
 from .standings import night_standings
 
 
@@ -76,7 +76,8 @@ def night_record(night: Night) -> dict:
     standings = night_standings(night)
     door = door_money(night)
     prizes = prize_payouts(night, door.cash.net, standings.awards)
-    close = money.reconcile(door.cash, night.house_share, [row.money for row in (prizes.rows if prizes else [])])
+    pots = pot_totals(night)
+    close = money.reconcile(door.cash, night.house_share, [row.money for row in (prizes.rows if prizes else [])], pots)
     return {
         "night": {
             "movement": night.movement,
@@ -104,6 +105,10 @@ def night_record(night: Night) -> dict:
             "house_share": close.house_share,
             "prizes_paid": close.prizes_paid,
             "house_keeps": close.house_keeps,
+            "pots": [
+                {"pot": pot.pot, "in": pot.came_in, "paid": pot.paid, "carried": pot.carried, "kept": pot.kept}
+                for pot in pots
+            ],
             "prizes": [
                 {
                     "prize": row.prize,

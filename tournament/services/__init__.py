@@ -27,6 +27,7 @@ from .players import (
     players_register,
     room_for,
 )
+from .pots import pot_carry_take, pot_line_add
 from .seating import (
     entry_set_number,
     night_chart_build,
@@ -63,6 +64,8 @@ __all__ = [
     "players_add_from_roster",
     "players_import",
     "players_register",
+    "pot_carry_take",
+    "pot_line_add",
     "room_for",
     "round_seat_next",
     "round_tables",

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from .. import selectors, services
 from ..engine import money
 from ..exports import SafeWriter
-from ..forms import DrawForm, MoneySettingsForm, RefundForm, apply_errors
+from ..forms import DrawForm, MoneySettingsForm, PotLineForm, RefundForm, apply_errors
 from ..models import Entry, Night
 from ..permissions import organizer_required
 
@@ -43,6 +43,8 @@ def _page(request, night: Night, **extra):
         "methods": money.METHODS[:-1],
         "prize_money": selectors.prize_payouts(night, door.cash.net),
         "draw_form": extra.pop("draw_form", None) or DrawForm(),
+        "pot_form": extra.pop("pot_form", None) or PotLineForm(),
+        "pots": selectors.night_pots(night),
         "draws": selectors.night_draws(night),
         **extra,
     }
@@ -120,6 +122,37 @@ def money_refund(request, night_id: int, entry_id: int):
         else:
             return redirect(f"{reverse('tournament:money', args=[night.pk])}#entry-{entry.pk}")
     return _page(request, night, refund_form=(entry.pk, form))
+
+
+@organizer_required
+@require_POST
+def pot_add(request, night_id: int):
+    """A line of a side pot: money in, paid to a winner, or carried over to the club's next night."""
+    night = get_object_or_404(Night, pk=night_id)
+    form = PotLineForm(request.POST)
+    if form.is_valid():
+        try:
+            services.pot_line_add(night=night, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect(f"{reverse('tournament:money', args=[night.pk])}#pots")
+    return _page(request, night, pot_form=form)
+
+
+@organizer_required
+@require_POST
+def pot_take(request, night_id: int):
+    """Take in a jackpot an earlier night of the season carried over."""
+    night = get_object_or_404(Night, pk=night_id)
+    line = request.POST.get("line", "")
+    try:
+        services.pot_carry_take(
+            night=night, line_id=int(line) if line.isdecimal() and len(line) < 10 else 0, by=request.user
+        )
+    except ValidationError as error:
+        return _page(request, night, carry_error=" ".join(error.messages))
+    return redirect(f"{reverse('tournament:money', args=[night.pk])}#pots")
 
 
 @organizer_required

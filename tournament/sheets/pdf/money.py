@@ -68,53 +68,47 @@ def reconciliation_pdf(header: SheetHeader, close: NightClose) -> bytes:
     """The cash from the door to the prize table, a section at a time, with a line for two people to sign."""
     buffer = io.BytesIO()
     doc, story, styles = _start(buffer, header, close, "Cash reconciliation", "Cash reconciliation")
-    rows: list[list[str]] = []
-    style: list[tuple] = [
-        ("FONTNAME", (0, 0), (-1, -1), FONT),
-        ("FONTSIZE", (0, 0), (-1, -1), 11),
-        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-    ]
-    label_style = ParagraphStyle("label", parent=styles["body"], fontSize=11, leading=14, leftIndent=4 * mm)
+    label_style = ParagraphStyle("label", parent=styles["body"], fontSize=10.5, leading=13, leftIndent=4 * mm)
     strong_style = ParagraphStyle("strong", parent=label_style, fontName=BOLD)
-    section = ""
+    sections: dict[str, list] = {}
     for line in close.figures:
-        if line.section != section:
-            section = line.section
-            if rows:
-                rows.append(["", ""])
-            rows.append([section, ""])
-            style += [
-                ("FONTNAME", (0, len(rows) - 1), (-1, len(rows) - 1), BOLD),
-                ("LINEBELOW", (0, len(rows) - 1), (-1, len(rows) - 1), 0.6, RULE),
-            ]
-        rows.append([Paragraph(escape(line.label), strong_style if line.strong else label_style), line.shown])
-        if line.strong:
-            style += [
-                ("FONTNAME", (0, len(rows) - 1), (-1, len(rows) - 1), BOLD),
-                ("LINEABOVE", (1, len(rows) - 1), (1, len(rows) - 1), 0.6, RULE),
-            ]
-    table = Table(rows, colWidths=[doc.width - 45 * mm, 45 * mm])
-    table.setStyle(TableStyle(style))
+        sections.setdefault(line.section, []).append(line)
+    for section, lines in sections.items():  # each section kept on one page, its heading with it
+        rows: list[list] = [[section, ""]]
+        style: list[tuple] = [
+            ("FONTNAME", (0, 0), (-1, -1), FONT),
+            ("FONTNAME", (0, 0), (-1, 0), BOLD),
+            ("FONTSIZE", (0, 0), (-1, -1), 10.5),
+            ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.6, RULE),
+        ]
+        for line in lines:
+            rows.append([Paragraph(escape(line.label), strong_style if line.strong else label_style), line.shown])
+            if line.strong:
+                style += [
+                    ("FONTNAME", (1, len(rows) - 1), (1, len(rows) - 1), BOLD),
+                    ("LINEABOVE", (1, len(rows) - 1), (1, len(rows) - 1), 0.6, RULE),
+                ]
+        story += [KeepTogether([Table(rows, colWidths=[doc.width - 45 * mm, 45 * mm], style=style)]), Spacer(1, 4 * mm)]
     close_ = close.reconciliation
     check = (
-        "The house keeps the net entry money less the prize money paid, which is also its share plus the pot not "
-        "paid out. Amounts are to the cent; a tied prize is split to the cent and the cents it cannot split stay "
-        "with the house."
+        "The house keeps the net entry money less the prize money paid, and what the side pots leave it; that is also "
+        "its share plus the pot not paid out plus the side pots' part. Amounts are to the cent; a tied prize is split "
+        "to the cent and the cents it cannot split stay with the house, as does a 50/50's odd cent."
     )
     if close_.house_keeps < 0:
         check = "The prizes pay out more than the entries took in: the house pays the difference. " + check
-    story += [
-        table,
-        Spacer(1, 5 * mm),
-        Paragraph(escape(check), styles["sub"]),
-        Spacer(1, 14 * mm),
-        Table(
-            [["Counted by: ______________________", "Checked by: ______________________"]],
-            colWidths=[doc.width / 2] * 2,
-            style=[("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 11)],
-        ),
+    signatures = Table(
+        [["Counted by: ______________________", "Checked by: ______________________"]],
+        colWidths=[doc.width / 2] * 2,
+        style=[("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 11)],
+    )
+    last = story.pop(-2)  # the house's section stays on the page with the note and the signatures
+    story[-1:] = [
+        KeepTogether([last, Spacer(1, 4 * mm), Paragraph(escape(check), styles["sub"]), Spacer(1, 12 * mm), signatures])
     ]
     doc.build(story)
     return buffer.getvalue()

@@ -1,0 +1,68 @@
+"""The only writers of the side pots (the 50/50, a bump cup, a loner basket, a jackpot): a line in, paid or carried
+over, and a jackpot carried from an earlier night of the club taken in. One transaction each; never edited."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from ..engine import money
+from ..models import Night, PotLine
+from .nights import lock_night
+
+MOST_CENTS = 100_000_00
+
+
+def _lines(night: Night) -> list[money.PotLine]:
+    return [money.PotLine(line.pot, line.kind, line.cents) for line in PotLine.objects.filter(night=night)]
+
+
+@transaction.atomic
+def pot_line_add(*, night: Night, pot: str, kind: str, cents: int, reason: str = "", by=None) -> PotLine:
+    """Money into a pot, paid from it to a winner (who, in `reason`), or carried over to the club's next night;
+    refused where it would pay or carry more than the pot holds."""
+    night = lock_night(night)
+    pot, reason = " ".join(pot.split()), " ".join(reason.split())
+    if not pot:
+        raise ValidationError({"pot": "Name the pot: “50/50”, “Bump cup”, “Jackpot”…"})
+    if kind not in PotLine.Kind.values:
+        raise ValidationError({"kind": "A line is money in, paid to a winner, or carried over."})
+    if not 0 < cents <= MOST_CENTS:
+        raise ValidationError({"cents": "An amount is more than 0 and at most 100,000."})
+    if kind == PotLine.Kind.PAID and not reason:
+        raise ValidationError({"reason": "Say who won it."})
+    try:
+        money.pot_totals([*_lines(night), money.PotLine(pot, kind, cents)])
+    except money.MoneyError as error:
+        raise ValidationError({"cents": str(error)}) from error
+    if kind == PotLine.Kind.CARRIED and not reason:
+        reason = "carried over to the club's next night"
+    made = PotLine.objects.create(night=night, pot=pot, kind=kind, cents=cents, reason=reason, by=by)
+    Night.touch(night.pk)
+    return made
+
+
+@transaction.atomic
+def pot_carry_take(*, night: Night, line_id: int, by=None) -> PotLine:
+    """Take into this night's pot a jackpot an earlier night of its season carried over; each carry once."""
+    night = lock_night(night)
+    carried = next((line for line in PotLine.waiting_for(night) if line.pk == line_id), None)
+    if carried is None:
+        why = "it was taken in already, or its night is not in a season with this one"
+        raise ValidationError({"carry": f"That money is not waiting for this night: {why}."})
+    when = f"{carried.night.date:%d %b %Y}"
+    try:
+        with transaction.atomic():
+            made = PotLine.objects.create(
+                night=night,
+                pot=carried.pot,
+                kind=PotLine.Kind.IN,
+                cents=carried.cents,
+                reason=f"carried over from {carried.night.name} ({when})",
+                carried_from=carried,
+                by=by,
+            )
+    except IntegrityError as error:  # another desk took it in at the same moment
+        raise ValidationError({"carry": "That money was just taken in by another night."}) from error
+    Night.touch(night.pk)
+    return made
