@@ -16,7 +16,7 @@ game to the best on that count (at least one). Level players share a prize and t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .standings import Standing
 
@@ -73,6 +73,75 @@ def _won(standing: Standing) -> str:
     return f"{wins} game{'s' if wins != 1 else ''} won, {standing.totals.total} points"
 
 
+@dataclass(frozen=True)
+class Eligible:
+    """Who may take a prize, beyond one prize each: present at the end, there for every game (played or sat out by
+    the draw: not a late arrival or an early leaver), at least so many games played, members only."""
+
+    present: bool = False
+    every_game: bool = False
+    min_games: int = 0
+    members: bool = False
+
+    def words(self) -> str:
+        parts = [
+            "present at the end" if self.present else "",
+            "there for every game" if self.every_game else "",
+            f"at least {self.min_games} game{'s' if self.min_games != 1 else ''} played" if self.min_games else "",
+            "members only" if self.members else "",
+        ]
+        return ", ".join(part for part in parts if part)
+
+
+def parse_eligibility(text: str) -> dict[str, Eligible]:
+    """The organizer's rules, e.g. "high: present, every game; loners: members; low: games 3": prize -> Eligible.
+    Refused (ValueError, in words) where a prize or a condition is not one."""
+    rules: dict[str, Eligible] = {}
+    for part in (piece.strip() for piece in text.split(";")):
+        if not part:
+            continue
+        key, colon, conditions = part.rpartition(":")  # "high:lady: present": the key keeps its own colon
+        key = key.strip()
+        if not colon or not valid_prize(key):
+            raise ValueError(f"Write each prize and who may take it, like “high: present”, not “{part}”.")
+        if key in rules:
+            raise ValueError(f"“{key}” has its rule twice.")
+        rule = Eligible()
+        for condition in (word.strip().casefold() for word in conditions.split(",")):
+            if condition == "present":
+                rule = replace(rule, present=True)
+            elif condition in ("every game", "all games"):
+                rule = replace(rule, every_game=True)
+            elif condition in ("members", "members only"):
+                rule = replace(rule, members=True)
+            elif condition.startswith("games ") and condition[6:].strip().isdecimal():
+                rule = replace(rule, min_games=int(condition[6:]))
+            else:
+                raise ValueError(
+                    f"“{condition}” is not a rule for a prize: use present, every game, games N or members."
+                )
+        rules[key] = rule
+    return rules
+
+
+@dataclass(frozen=True)
+class Player:
+    """What eligibility reads of a player beyond the standings: still here at the end, a member."""
+
+    present: bool = True
+    member: bool = False
+
+
+def eligible(rule: Eligible, standing: Standing, player: Player, games_closed: int) -> bool:
+    totals = standing.totals
+    return not (
+        (rule.present and not player.present)
+        or (rule.every_game and totals.games + totals.byes < games_closed)
+        or (rule.min_games and totals.games < rule.min_games)
+        or (rule.members and not player.member)
+    )
+
+
 def valid_prize(key: str) -> bool:
     """A prize key: one of PRIZES, or "high:<category>" for the high score within a category of players."""
     return key in PRIZES or (key.startswith("high:") and len(key) > 5)
@@ -85,9 +154,13 @@ def award(
     one_each: bool = True,
     categories: Mapping[int, str] | None = None,
     ranked_by: str = "total",
+    rules: Mapping[str, Eligible] | None = None,
+    players: Mapping[int, Player] | None = None,
+    games_closed: int = 0,
 ) -> list[Award]:
     """The prize table. `ranked_by` is the first link of the night's chain: "wins" makes the champion the first
-    place and the high score a prize of its own (the most points)."""
+    place and the high score a prize of its own (the most points). `rules` say who may take a prize (`players`:
+    who is present, who is a member); a player it passes over stays in line for the later prizes."""
     unknown = [key for key in prizes if not valid_prize(key)]
     if unknown:
         raise ValueError(f"Unknown prizes: {', '.join(unknown)}.")
@@ -95,8 +168,16 @@ def award(
     taken: set[int] = set()
     results: list[Award] = []
 
+    rules, players = rules or {}, players or {}
+
     def free(group: list[Standing]) -> list[Standing]:
-        return [s for s in group if not (one_each and s.totals.player in taken)]
+        rule = rules.get(key)
+        return [
+            s
+            for s in group
+            if not (one_each and s.totals.player in taken)
+            and (rule is None or eligible(rule, s, players.get(s.totals.player, Player()), games_closed))
+        ]
 
     first = "champion" if ranked_by == "wins" else "high"  # the prize that is the night's first place
     for key in prizes:
@@ -115,8 +196,9 @@ def award(
             place = 0 if key in ("champion", "high") else PLACES.index(key)
             if one_each:  # the best players without a prize yet
                 winners = next((group for group in map(free, groups) if group), [])
-            elif place < len(groups):  # the place's group, whatever else they won
-                winners = groups[place]
+            else:  # the place's group, whatever else they won (among those who may take it)
+                groups = [group for group in map(free, groups) if group]
+                winners = groups[place] if place < len(groups) else []
             if not winners:
                 value = ""
             elif key == "champion" or ranked_by == "wins":  # places by games won say so

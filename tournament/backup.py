@@ -54,7 +54,11 @@ FORMAT = "headtable-night"
 VERSION = 2
 # The night's settings (the date and the chart numbering apart: see below) and its state.
 NIGHT_FIELDS = (
-    *(name for name in NIGHT_SETTINGS if name not in ("date", "numbering", "head_table_ends", "points_target")),
+    *(
+        name
+        for name in NIGHT_SETTINGS
+        if name not in ("date", "numbering", "head_table_ends", "points_target", "prize_rules")
+    ),
     *("rules", "seed", "status"),
 )
 # Settings added after the format was first written: a backup made before them restores with these values.
@@ -73,6 +77,7 @@ LATER_NIGHT_FIELDS = {
     "price_member": None,
     "payouts": "",
     "house_share": 0,
+    "prize_rules": "",  # who may take each prize: before it, anyone
 }
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)

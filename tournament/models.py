@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from scoring import names
 from scoring.ending import GameEnd
-from scoring.prizes import PRIZES, valid_prize
+from scoring.prizes import PRIZES, parse_eligibility, valid_prize
 from scoring.rules import PRESET_LABELS, STANDARD, TIE_RULES
 from scoring.seats import SEAT_CHOICES
 from scoring.standings import METRICS
@@ -137,6 +137,14 @@ class Night(models.Model):
         f"Left as it is on a winners-stay night: {WINNERS_STAY_PRIZES}.",
     )
     one_prize_each = models.BooleanField("nobody takes two prizes", default=True)
+    prize_rules = models.CharField(
+        "who may take each prize",
+        max_length=200,
+        blank=True,
+        help_text="Optional, e.g. “high: present, every game; loners: members; low: games 3”. present: still playing "
+        "at the end; every game: there for every game (a bye counts); games N: at least N played; members: marked "
+        "member on the door list or with a club number. A player passed over stays in line for later prizes.",
+    )
     games = models.PositiveSmallIntegerField(
         "number of games", default=10, validators=[MinValueValidator(1), MaxValueValidator(64)]
     )
@@ -256,6 +264,10 @@ class Night(models.Model):
         prizes = [key.strip() for key in self.prizes.split(",") if key.strip()]
         if unknown := [key for key in prizes if not valid_prize(key)]:
             errors["prizes"] = f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)} or high:<category>."
+        try:
+            parse_eligibility(self.prize_rules)
+        except ValueError as error:
+            errors["prize_rules"] = str(error)
         if errors:
             raise ValidationError(errors)
 
@@ -289,6 +301,7 @@ NIGHT_SETTINGS: tuple[str, ...] = (
     "final_draw",
     "prizes",
     "one_prize_each",
+    "prize_rules",
     "games",
     "hands_per_game",
     "head_table_ends",

@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scoring.prizes import parse_eligibility
 from tournament.engine import money
 from tournament.models import Entry, Night, Payment, PotLine
 
@@ -181,6 +182,7 @@ class PrizeLine:
     winners: list[tuple[int, str]]  # (card number, name)
     money: str  # "$45.00", "$22.50 each (1 cent left over, kept by the house)"; "" for a prize that is an item
     tie: bool
+    rule: str = ""  # who may take it, in words ("present at the end, there for every game")
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,7 @@ def night_close(night: Night) -> NightClose:
     payouts = prize_payouts(night, door.cash.net, standings.awards)
     by_prize = {row.prize: row for row in payouts.rows} if payouts else {}
     cards = {row.entry.player_id: row.entry.card for row in door.rows}
+    rules = parse_eligibility(night.prize_rules)
     prizes = [
         PrizeLine(
             award.prize,
@@ -260,6 +263,7 @@ def night_close(night: Night) -> NightClose:
             [(cards.get(player, 0), name) for player, name in zip(award.player_ids, award.names, strict=False)],
             by_prize[award.prize].shown if award.prize in by_prize else "",
             award.tie,
+            rules[award.key].words() if award.key in rules else "",
         )
         for award in standings.awards
     ]

@@ -135,6 +135,8 @@ class NightRows:
     names: dict[int, str] = field(default_factory=dict)  # every entry, house players too
     players: set[int] = field(default_factory=set)  # those with a tally (house players have none)
     categories: dict[int, str] = field(default_factory=dict)
+    # What a prize's eligibility reads: still playing at the end, a member (door list or club number).
+    standing: dict[int, prizes.Player] = field(default_factory=dict)
     seats: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)  # (game, table) -> seat -> player
     results: dict[tuple[int, int], tuple[int, int, str]] = field(default_factory=dict)  # N-S, E-W, winner
     extras: dict[tuple[int, int], dict[str, rules.Extras]] = field(default_factory=dict)  # by seat
@@ -233,12 +235,21 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
 
 def _read_entries(rows: dict[int, NightRows]) -> None:
     """Who is at each night: names, categories, and the players with a tally (one query)."""
-    for night_id, player_id, name, house, category in Entry.objects.filter(night_id__in=list(rows)).values_list(
-        "night_id", "player_id", "player__name", "player__house", "player__category"
-    ):
+    entries = Entry.objects.filter(night_id__in=list(rows)).values_list(
+        "night_id",
+        "player_id",
+        "player__name",
+        "player__house",
+        "player__category",
+        "active",
+        "price_kind",
+        "player__club_number",
+    )
+    for night_id, player_id, name, house, category, active, kind, club_number in entries:
         night_rows = rows[night_id]
         night_rows.names[player_id] = name
         night_rows.categories[player_id] = category
+        night_rows.standing[player_id] = prizes.Player(present=active, member=kind == "member" or bool(club_number))
         if not house:
             night_rows.players.add(player_id)
 
@@ -513,6 +524,9 @@ def standings_of(rows: NightRows) -> NightStandings:
                 one_each=night.one_prize_each,
                 categories=rows.categories,
                 ranked_by=chain[0].key,
+                rules=prizes.parse_eligibility(night.prize_rules),
+                players=rows.standing,
+                games_closed=rounds_closed,
             )
             if a.winners
         ]

@@ -37,7 +37,11 @@ def prize_sheet_pdf(header: SheetHeader, close: NightClose) -> bytes:
     width = doc.width
     money_style = ParagraphStyle("money", parent=styles["prize"], alignment=TA_RIGHT)
     for prize in close.prizes:
-        title = f"{prize.prize} — {prize.value}" + (" (tie)" if prize.tie else "")
+        title = (
+            f"{prize.prize} — {prize.value}"
+            + (" (tie)" if prize.tie else "")
+            + (f" · {prize.rule}" if prize.rule else "")
+        )
         rows: list[list] = [
             [Paragraph(escape(title), styles["prize"]), "", Paragraph(escape(prize.money), money_style)]
         ]

@@ -1,0 +1,129 @@
+"""Who may take each prize (#21): present at the end, there for every game, at least N games, members only; a player
+passed over stays in line for the later prizes. Cases written out, then through a night's pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.prizes import Eligible, Player, award, parse_eligibility
+from scoring.standings import PlayerTotals, rank
+
+
+def totals(player, total, games=5, byes=0, loners=0):
+    return PlayerTotals(player=player, total=total, games=games, byes=byes, loners_made=loners, per_round={1: 1})
+
+
+def winners(awards):
+    return {a.key: a.winners for a in awards}
+
+
+def test_the_rules_read_as_the_organizer_writes_them():
+    rules = parse_eligibility("high: present, every game; loners: Members; low: games 3 ; high:lady: present")
+    assert rules == {
+        "high": Eligible(present=True, every_game=True),
+        "loners": Eligible(members=True),
+        "low": Eligible(min_games=3),
+        "high:lady": Eligible(present=True),
+    }
+    assert rules["high"].words() == "present at the end, there for every game"
+    assert parse_eligibility("") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("high present", "Write each prize and who may take it"),
+        ("best: present", "Write each prize and who may take it"),
+        ("high: here", "“here” is not a rule for a prize"),
+        ("high: present; high: members", "“high” has its rule twice"),
+        ("low: games three", "“games three” is not a rule"),
+    ],
+)
+def test_a_rule_that_is_not_one_is_refused_in_words(text, words):
+    with pytest.raises(ValueError, match=words):
+        parse_eligibility(text)
+
+
+def test_a_player_who_left_early_is_passed_over_for_high_and_stays_in_line_for_second():
+    # Player 1 has the most points but left after game 4 of 5; 2 is the high score, 1 still takes second.
+    ranked = rank([totals(1, 60, games=4), totals(2, 55), totals(3, 50), totals(4, 30)])
+    players = {1: Player(present=False), 2: Player(), 3: Player(), 4: Player()}
+    rules = parse_eligibility("high: present, every game")
+    got = winners(award(ranked, ["high", "second", "low"], rules=rules, players=players, games_closed=5))
+    assert got == {"high": (2,), "second": (1,), "low": (4,)}
+
+
+def test_a_bye_counts_as_there_for_the_game_a_late_arrival_does_not():
+    ranked = rank([totals(1, 60, games=4, byes=1), totals(2, 58, games=3), totals(3, 50)])
+    rules = parse_eligibility("high: every game")
+    assert winners(award(ranked, ["high"], rules=rules, games_closed=5)) == {"high": (1,)}
+    ranked = rank([totals(2, 61, games=3), totals(1, 60, games=4, byes=1)])
+    assert winners(award(ranked, ["high"], rules=rules, games_closed=5)) == {"high": (1,)}
+
+
+def test_members_only_and_at_least_n_games():
+    ranked = rank([totals(1, 60, loners=3), totals(2, 50, loners=2), totals(3, 40, games=2), totals(4, 20)])
+    players = {1: Player(), 2: Player(member=True), 3: Player(member=True), 4: Player()}
+    rules = parse_eligibility("loners: members; low: games 3")
+    got = winners(award(ranked, ["loners", "low"], rules=rules, players=players, games_closed=5, one_each=False))
+    assert got == {"loners": (2,), "low": (4,)}  # 3 played two games: not for the low prize
+
+
+def test_without_one_prize_each_a_place_goes_to_the_first_group_that_may_take_it():
+    ranked = rank([totals(1, 60), totals(2, 55), totals(3, 50)])
+    players = {1: Player(present=False), 2: Player(), 3: Player()}
+    got = winners(
+        award(
+            ranked,
+            ["high", "second"],
+            one_each=False,
+            rules=parse_eligibility("high: present; second: present"),
+            players=players,
+        )
+    )
+    assert got == {"high": (2,), "second": (3,)}
+
+
+def test_nobody_eligible_leaves_the_prize_untaken():
+    ranked = rank([totals(1, 60), totals(2, 55)])
+    got = winners(award(ranked, ["high"], rules=parse_eligibility("high: members"), players={}))
+    assert got == {"high": ()}
+
+
+@pytest.mark.django_db
+def test_a_night_with_rules_gives_no_prize_to_a_player_who_left_and_the_sheet_says_the_rule(organizer_client):
+    import io
+
+    from django.urls import reverse
+    from pypdf import PdfReader
+
+    from tests.tournament.test_night_settings import form_data
+    from tournament.models import Entry
+    from tournament.rehearsal import simulate
+    from tournament.selectors import night_standings
+
+    night = simulate(players=16, rounds=3, seed=5, leave={3: 4})  # four players leave before game 3
+    gone = set(Entry.objects.filter(night=night, active=False).values_list("player_id", flat=True))
+    assert len(gone) == 4
+    url = reverse("tournament:night_settings", args=[night.pk])
+    refused = organizer_client.post(url, form_data(night, prize_rules="high: here")).content.decode()
+    assert "“here” is not a rule for a prize" in refused
+    organizer_client.post(url, form_data(night, prize_rules="high: present, every game; second: present"))
+    night.refresh_from_db()
+    assert night.prize_rules == "high: present, every game; second: present"
+    awards = {award.key: award for award in night_standings(night).awards}
+    assert awards["high"].player_ids and not set(awards["high"].player_ids) & gone
+    assert not set(awards["second"].player_ids) & gone
+    sheet = organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[night.pk])).content
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(sheet)).pages).split())
+    assert "present at the end, there for every game" in text
+    # The rules travel with the night.
+    from tournament import backup
+    from tournament.models import Night
+    from tournament.models import Player as RosterPlayer
+
+    raw = backup.night_backup_bytes(night)
+    ids = list(night.entries.values_list("player_id", flat=True))
+    Night.objects.filter(pk=night.pk).delete()
+    RosterPlayer.objects.filter(pk__in=ids).delete()
+    assert backup.night_restore(raw=raw).prize_rules == "high: present, every game; second: present"
