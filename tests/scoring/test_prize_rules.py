@@ -4,8 +4,10 @@ passed over stays in line for the later prizes. Cases written out, then through 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from scoring.prizes import Eligible, Player, award, parse_eligibility
+from scoring.prizes import Eligible, Player, award, eligible, parse_eligibility
 from scoring.standings import PlayerTotals, rank
 
 
@@ -82,6 +84,30 @@ def test_without_one_prize_each_a_place_goes_to_the_first_group_that_may_take_it
         )
     )
     assert got == {"high": (2,), "second": (3,)}
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 80), st.integers(0, 5), st.integers(0, 2), st.booleans(), st.booleans()),
+        min_size=1,
+        max_size=24,
+    ),
+    st.sampled_from(["present", "every game", "games 4", "members", "present, every game, members"]),
+    st.booleans(),
+)
+def test_no_prize_goes_to_a_player_its_rule_passes_over(rows, rule_text, one_each):
+    ranked = rank(
+        [
+            totals(n, total, games=games, byes=byes, loners=games % 2)
+            for n, (total, games, byes, _, _) in enumerate(rows)
+        ]
+    )
+    players = {n: Player(present=present, member=member) for n, (_, _, _, present, member) in enumerate(rows)}
+    keys = ["high", "second", "third", "low", "loners"]
+    rules = parse_eligibility("; ".join(f"{key}: {rule_text}" for key in keys))
+    by_player = {standing.totals.player: standing for standing in ranked}
+    for prize in award(ranked, keys, rules=rules, players=players, games_closed=5, one_each=one_each):
+        assert all(eligible(rules[prize.key], by_player[p], players[p], 5) for p in prize.winners)
 
 
 def test_nobody_eligible_leaves_the_prize_untaken():
