@@ -157,10 +157,13 @@ def award(
     rules: Mapping[str, Eligible] | None = None,
     players: Mapping[int, Player] | None = None,
     games_closed: int = 0,
+    settled: Mapping[str, tuple[frozenset[int], int]] | None = None,
 ) -> list[Award]:
     """The prize table. `ranked_by` is the first link of the night's chain: "wins" makes the champion the first
     place and the high score a prize of its own (the most points). `rules` say who may take a prize (`players`:
-    who is present, who is a member); a player it passes over stays in line for the later prizes."""
+    who is present, who is a member); a player it passes over stays in line for the later prizes. `settled`: a tie
+    settled by a recorded draw, prize -> (the players level, the one drawn): where the prize's winners are exactly
+    those players, the drawn one takes it alone and the others stay in line for later prizes."""
     unknown = [key for key in prizes if not valid_prize(key)]
     if unknown:
         raise ValueError(f"Unknown prizes: {', '.join(unknown)}.")
@@ -231,6 +234,9 @@ def award(
                 winners = [s for s in candidates if _count(key, s) == best]
                 value = f"{best} loner{'s' if best > 1 else ''}" if key == "loners" else f"{best} points in one game"
         ids = tuple(s.totals.player for s in winners)
+        level, drawn = (settled or {}).get(key, (frozenset(), 0))
+        if len(ids) > 1 and frozenset(ids) == level and drawn in level:
+            ids, value = (drawn,), f"{value} (won the draw)"
         taken.update(ids)
         label = PRIZES.get(key) or f"High score, {key[5:]}"
         results.append(Award(key, label, ids, value))

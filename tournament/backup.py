@@ -394,7 +394,7 @@ ENTRY_KEYS = _same("checked_in", "checked_in_by_phone", "price_kind", "active", 
 PAYMENT_KEYS = _same("cents", "method", "reason")
 SIGNUP_KEYS = _same("name", "contact", "category", "status", "key")
 POT_KEYS = _same("pot", "kind", "cents", "reason")
-DRAW_KEYS = _same("number", "title", "pool_kind", "pool", "seed", "winners", "on_display")
+DRAW_KEYS = _same("number", "title", "pool_kind", "prize", "pool", "seed", "winners", "on_display")
 PLAYER_KEYS = _same("name", "house", "club_number", "category")
 
 

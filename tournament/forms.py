@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django import forms
 from django.core.exceptions import ValidationError
 
@@ -196,6 +198,12 @@ class DrawForm(forms.Form):
         max_value=100_000,
         error_messages={"invalid": "Type the number of tickets sold."},
     )
+    prize = forms.ChoiceField(label="The tied prize (for a tie's draw)", required=False, choices=[("", "—")])
+
+    def __init__(self, *args, tied: Sequence[tuple[str, str]] = (), **kwargs):
+        """`tied`: the night's tied prizes (key, words), the choices for a tie's draw."""
+        super().__init__(*args, **kwargs)
+        self.fields["prize"].choices = [("", "— no prize is tied —" if not tied else "—"), *tied]
 
 
 class PlayerAddForm(forms.Form):

@@ -460,11 +460,13 @@ class Draw(models.Model):
     class Pool(models.TextChoices):
         PLAYERS = "players", "the players here"
         TICKETS = "tickets", "tickets sold"
+        TIE = "tie", "the players level for a prize"
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="draws")
     number = models.PositiveSmallIntegerField()  # 1, 2, 3 … in the night
     title = models.CharField("what it is for", max_length=80)
     pool_kind = models.CharField("draw from", max_length=8, choices=Pool.choices, default=Pool.PLAYERS)
+    prize = models.CharField(max_length=40, blank=True)  # a tie's draw: the prize it settles (its key)
     pool = models.JSONField(default=list)  # card numbers or ticket numbers, sorted
     seed = models.CharField(max_length=32)
     winners = models.JSONField(default=list)  # in the order drawn

@@ -153,3 +153,14 @@ def test_a_night_with_rules_gives_no_prize_to_a_player_who_left_and_the_sheet_sa
     Night.objects.filter(pk=night.pk).delete()
     RosterPlayer.objects.filter(pk__in=ids).delete()
     assert backup.night_restore(raw=raw).prize_rules == "high: present, every game; second: present"
+
+
+def test_a_tie_settled_by_a_draw_gives_the_prize_to_the_one_drawn_and_the_other_takes_the_next():
+    ranked = rank([totals(1, 60), totals(2, 60), totals(3, 50), totals(4, 30)])
+    assert winners(award(ranked, ["high", "second"])) == {"high": (1, 2), "second": (3,)}
+    settled = {"high": (frozenset({1, 2}), 2)}
+    awards = award(ranked, ["high", "second"], settled=settled)
+    assert winners(awards) == {"high": (2,), "second": (1,)} and awards[0].value == "60 points (won the draw)"
+    # A draw recorded for other players (the standings changed since) settles nothing.
+    stale = {"high": (frozenset({1, 3}), 3)}
+    assert winners(award(ranked, ["high"], settled=stale)) == {"high": (1, 2)}

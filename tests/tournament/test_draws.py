@@ -54,7 +54,9 @@ def test_a_50_50_is_drawn_from_the_tickets_sold(here):
         ({"title": " ", "count": 1, "pool_kind": "players"}, "title", "Say what the draw is for"),
         ({"title": "Door", "count": 11, "pool_kind": "players"}, "count", "Draw from 1 to 10"),
         ({"title": "50/50", "count": 1, "pool_kind": "tickets"}, "tickets", "how many tickets were sold"),
-        ({"title": "50/50", "count": 1, "pool_kind": "raffle"}, "pool_kind", "players here or from the tickets"),
+        ({"title": "50/50", "count": 1, "pool_kind": "raffle"}, "pool_kind", "the players here, the tickets sold or"),
+        ({"title": "Tie", "count": 1, "pool_kind": "tie", "tied": [4]}, "prize", "Choose a prize that is tied"),
+        ({"title": "Tie", "count": 2, "pool_kind": "tie", "tied": [4, 5]}, "count", "A tie's draw has one winner"),
     ],
 )
 def test_a_draw_that_cannot_be_made_says_why_and_records_nothing(here, fields, field, words):
@@ -121,3 +123,38 @@ def test_draws_survive_a_backup_and_a_restore_and_a_forged_one_is_refused(here, 
     after = [(d.number, d.title, d.pool, d.seed, d.winners, d.on_display) for d in restored.draws.all()]
     assert after == before and all(view.replays for view in night_draws(restored))
     assert restored.draws.get(number=1).by.username == organizer.username
+
+
+def test_a_tie_for_a_prize_settled_by_a_draw_gives_the_prize_to_the_one_drawn(organizer_client):
+    """Two players level for a prize share it until the organizer draws between them: the drawn one takes it alone,
+    the standings say so, and with one prize each the other stays in line for the next prize."""
+    from tournament.rehearsal import simulate
+    from tournament.selectors import night_standings
+
+    for seed in range(1, 40):  # the first rehearsal with a prize tied
+        night = simulate(players=12, rounds=2, seed=seed)
+        if any(award.tie for award in night_standings(night).awards):
+            break
+    tied = next(a for a in night_standings(night).awards if a.tie)
+    page = organizer_client.get(reverse("tournament:money", args=[night.pk])).content.decode()
+    assert f'<option value="{tied.key}">{tied.prize}: ' in page
+    made = organizer_client.post(
+        reverse("tournament:draw_make", args=[night.pk]),
+        {"title": f"Tie for {tied.prize}", "count": "1", "pool_kind": "tie", "prize": tied.key},
+    )
+    assert made.status_code == 302
+    draw = Draw.objects.get(night=night)
+    cards = dict(night.entries.values_list("card", "player_id"))
+    assert sorted(cards[card] for card in draw.pool) == sorted(tied.player_ids) and draw.prize == tied.key
+    after = {a.key: a for a in night_standings(night).awards}[tied.key]
+    assert after.player_ids == (cards[draw.winners[0]],) and not after.tie and after.value.endswith("(won the draw)")
+    assert pick(draw.seed, draw.pool, 1) == draw.winners
+    display = organizer_client.get(reverse("tournament:room_display", args=[night.pk])).content.decode()
+    assert f"From the {len(draw.pool)} players level" in display
+
+
+def test_a_tie_draw_for_a_prize_that_is_not_tied_is_refused_beside_the_field(organizer_client, here):
+    body = organizer_client.post(
+        reverse("tournament:draw_make", args=[here.pk]), {"title": "Tie", "count": "1", "pool_kind": "tie", "prize": ""}
+    ).content.decode()
+    assert "Choose a prize that is tied: there is nobody to draw between." in body and not Draw.objects.exists()

@@ -22,13 +22,15 @@ class DrawView:
     replays: bool  # the seed and the pool give these winners again
     names: list[str]  # everyone in the pool, as the display runs through them before it stops
 
+    tie: bool = False  # a tie's draw: among the players level for a prize
+
     @property
     def pool_words(self) -> str:
-        return (
-            f"{self.pool_size} ticket{'s' if self.pool_size != 1 else ''}"
-            if self.by_tickets
-            else (f"{self.pool_size} player{'s' if self.pool_size != 1 else ''} here")
-        )
+        if self.by_tickets:
+            return f"{self.pool_size} ticket{'s' if self.pool_size != 1 else ''}"
+        if self.tie:
+            return f"the {self.pool_size} players level"
+        return f"{self.pool_size} player{'s' if self.pool_size != 1 else ''} here"
 
 
 def _view(draw: Draw, names: dict[int, str]) -> DrawView:
@@ -46,6 +48,7 @@ def _view(draw: Draw, names: dict[int, str]) -> DrawView:
         names=[f"Ticket {number}" for number in draw.pool[:400]]
         if by_tickets
         else [names.get(number, f"No. {number}") for number in draw.pool],
+        tie=draw.pool_kind == Draw.Pool.TIE,
     )
 
 

@@ -15,7 +15,7 @@ from scoring import prizes, rules
 from scoring import standings as standings_core
 from scoring.models import Hand, TableResult, extras_of
 from tournament.engine.types import PARTNER_SEAT
-from tournament.models import Bye, Entry, Night, Round, Seating
+from tournament.models import Bye, Draw, Entry, Night, Round, Seating
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,10 @@ class NightRows:
     categories: dict[int, str] = field(default_factory=dict)
     # What a prize's eligibility reads: still playing at the end, a member (door list or club number).
     standing: dict[int, prizes.Player] = field(default_factory=dict)
+    cards: dict[int, int] = field(default_factory=dict)  # tally-card number -> player
+    settled: dict[str, tuple[frozenset[int], int]] = field(
+        default_factory=dict
+    )  # a tie's draw: prize -> (level, drawn)
     seats: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)  # (game, table) -> seat -> player
     results: dict[tuple[int, int], tuple[int, int, str]] = field(default_factory=dict)  # N-S, E-W, winner
     extras: dict[tuple[int, int], dict[str, rules.Extras]] = field(default_factory=dict)  # by seat
@@ -230,6 +234,7 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
             if by_seat:
                 rows[night_id].extras[(number, table)] = by_seat
     _read_byes(rows)
+    _read_tie_draws(rows)
     return rows
 
 
@@ -244,14 +249,24 @@ def _read_entries(rows: dict[int, NightRows]) -> None:
         "active",
         "price_kind",
         "player__club_number",
+        "card",
     )
-    for night_id, player_id, name, house, category, active, kind, club_number in entries:
+    for night_id, player_id, name, house, category, active, kind, club_number, card in entries:
         night_rows = rows[night_id]
+        night_rows.cards[card] = player_id
         night_rows.names[player_id] = name
         night_rows.categories[player_id] = category
         night_rows.standing[player_id] = prizes.Player(present=active, member=kind == "member" or bool(club_number))
         if not house:
             night_rows.players.add(player_id)
+
+
+def _read_tie_draws(rows: dict[int, NightRows]) -> None:
+    """Ties settled by a recorded draw (the latest for each prize), as players (one query)."""
+    draws = Draw.objects.filter(night_id__in=list(rows), pool_kind=Draw.Pool.TIE).order_by("number")
+    for night_id, prize, pool, winners in draws.values_list("night_id", "prize", "pool", "winners"):
+        cards = rows[night_id].cards
+        rows[night_id].settled[prize] = (frozenset(cards.get(card, 0) for card in pool), cards.get(winners[0], 0))
 
 
 def _read_byes(rows: dict[int, NightRows]) -> None:
@@ -527,6 +542,7 @@ def standings_of(rows: NightRows) -> NightStandings:
                 rules=prizes.parse_eligibility(night.prize_rules),
                 players=rows.standing,
                 games_closed=rounds_closed,
+                settled=rows.settled,
             )
             if a.winners
         ]

@@ -3,6 +3,8 @@ One transaction each; a draw is never edited (its seed and its pool give its win
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -14,9 +16,20 @@ MOST_TICKETS = 100_000
 
 
 @transaction.atomic
-def draw_make(*, night: Night, title: str, count: int, pool_kind: str, tickets: int | None = None, by=None) -> Draw:
-    """Draw `count` winners for `title` from the players here (checked in, still playing) or from tickets 1..N,
-    record it with its seed, and put it on the room display."""
+def draw_make(
+    *,
+    night: Night,
+    title: str,
+    count: int,
+    pool_kind: str,
+    tickets: int | None = None,
+    prize: str = "",
+    tied: Sequence[int] = (),
+    by=None,
+) -> Draw:
+    """Draw `count` winners for `title` from the players here (checked in, still playing), from tickets 1..N, or
+    (a tie) one of the players level for `prize` (`tied`: their card numbers, from the standings); record it with
+    its seed, and put it on the room display. A tie's draw settles the prize: the standings give it to the one drawn."""
     night = lock_night(night)
     title = " ".join(title.split())
     if not title:
@@ -25,11 +38,19 @@ def draw_make(*, night: Night, title: str, count: int, pool_kind: str, tickets: 
         if tickets is None or not 1 <= tickets <= MOST_TICKETS:
             raise ValidationError({"tickets": f"Say how many tickets were sold (1 to {MOST_TICKETS:,})."})
         pool = list(range(1, tickets + 1))
+    elif pool_kind == Draw.Pool.TIE:
+        if len(set(tied)) < 2:
+            raise ValidationError({"prize": "Choose a prize that is tied: there is nobody to draw between."})
+        if count != 1:
+            raise ValidationError({"count": "A tie's draw has one winner."})
+        pool = sorted(set(tied))
     elif pool_kind == Draw.Pool.PLAYERS:
         here = Entry.objects.filter(night=night, active=True, checked_in=True, player__house=False)
         pool = sorted(here.values_list("card", flat=True))
     else:
-        raise ValidationError({"pool_kind": "Draw from the players here or from the tickets sold."})
+        raise ValidationError(
+            {"pool_kind": "Draw from the players here, the tickets sold or the players level for a prize."}
+        )
     seed = draws.new_seed()
     try:
         winners = draws.pick(seed, pool, count)
@@ -38,7 +59,15 @@ def draw_make(*, night: Night, title: str, count: int, pool_kind: str, tickets: 
     Draw.objects.filter(night=night, on_display=True).update(on_display=False)
     number = (night.draws.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     made = Draw.objects.create(
-        night=night, number=number, title=title, pool_kind=pool_kind, pool=pool, seed=seed, winners=winners, by=by
+        night=night,
+        number=number,
+        title=title,
+        pool_kind=pool_kind,
+        prize=prize if pool_kind == Draw.Pool.TIE else "",
+        pool=pool,
+        seed=seed,
+        winners=winners,
+        by=by,
     )
     Night.touch(night.pk, moved=True)  # the room display shows it
     return made

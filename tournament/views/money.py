@@ -42,7 +42,7 @@ def _page(request, night: Night, **extra):
         "settings_form": settings,
         "methods": money.METHODS[:-1],
         "prize_money": selectors.prize_payouts(night, door.cash.net),
-        "draw_form": extra.pop("draw_form", None) or DrawForm(),
+        "draw_form": extra.pop("draw_form", None) or DrawForm(tied=_tied(night)),
         "pot_form": extra.pop("pot_form", None) or PotLineForm(),
         "pots": selectors.night_pots(night),
         "draws": selectors.night_draws(night),
@@ -155,15 +155,28 @@ def pot_take(request, night_id: int):
     return redirect(f"{reverse('tournament:money', args=[night.pk])}#pots")
 
 
+def _tied_awards(night: Night) -> dict[str, selectors.AwardRow]:
+    return {award.key: award for award in selectors.night_standings(night).awards if award.tie}
+
+
+def _tied(night: Night) -> list[tuple[str, str]]:
+    return [(key, f"{award.prize}: {' and '.join(award.names)}") for key, award in _tied_awards(night).items()]
+
+
 @organizer_required
 @require_POST
 def draw_make(request, night_id: int):
-    """A draw made now, recorded with its seed, and shown on the room display."""
+    """A draw made now, recorded with its seed, and shown on the room display; a tie's draw is among the players
+    the standings have level for the prize (their card numbers)."""
     night = get_object_or_404(Night, pk=night_id)
-    form = DrawForm(request.POST)
+    tied = _tied_awards(night)
+    form = DrawForm(request.POST, tied=_tied(night))
     if form.is_valid():
+        award = tied.get(form.cleaned_data["prize"])
+        cards = {entry.player_id: entry.card for entry in selectors.night_entries(night)}
+        level = [cards[player] for player in award.player_ids if player in cards] if award else []
         try:
-            services.draw_make(night=night, by=request.user, **form.cleaned_data)
+            services.draw_make(night=night, by=request.user, tied=level, **form.cleaned_data)
         except ValidationError as error:
             apply_errors(form, error)
         else:
