@@ -42,7 +42,7 @@ def _page(request, night: Night, **extra):
         "settings_form": settings,
         "methods": money.METHODS[:-1],
         "prize_money": selectors.prize_payouts(night, door.cash.net),
-        "draw_form": extra.pop("draw_form", None) or DrawForm(tied=_tied(night)),
+        "draw_form": extra.pop("draw_form", None) or DrawForm(tied=_tied(_tied_awards(night))),
         "pot_form": extra.pop("pot_form", None) or PotLineForm(),
         "pots": selectors.night_pots(night),
         "draws": selectors.night_draws(night),
@@ -130,14 +130,14 @@ def pot_add(request, night_id: int):
     """A line of a side pot: money in, paid to a winner, or carried over to the club's next night."""
     night = get_object_or_404(Night, pk=night_id)
     form = PotLineForm(request.POST)
-    if form.is_valid():
-        try:
-            services.pot_line_add(night=night, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            return redirect(f"{reverse('tournament:money', args=[night.pk])}#pots")
-    return _page(request, night, pot_form=form)
+    return _sent(
+        request,
+        night,
+        form,
+        "pot_form",
+        "pots",
+        lambda data: services.pot_line_add(night=night, by=request.user, **data),
+    )
 
 
 @organizer_required
@@ -159,8 +159,20 @@ def _tied_awards(night: Night) -> dict[str, selectors.AwardRow]:
     return {award.key: award for award in selectors.night_standings(night).awards if award.tie}
 
 
-def _tied(night: Night) -> list[tuple[str, str]]:
-    return [(key, f"{award.prize}: {' and '.join(award.names)}") for key, award in _tied_awards(night).items()]
+def _tied(awards: dict[str, selectors.AwardRow]) -> list[tuple[str, str]]:
+    return [(key, f"{award.prize}: {' and '.join(award.names)}") for key, award in awards.items()]
+
+
+def _sent(request, night: Night, form, name: str, anchor: str, act):
+    """A form of the Money page sent: done, back to its card; refused, the page again with the form beside it."""
+    if form.is_valid():
+        try:
+            act(form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return redirect(f"{reverse('tournament:money', args=[night.pk])}#{anchor}")
+    return _page(request, night, **{name: form})
 
 
 @organizer_required
@@ -170,18 +182,15 @@ def draw_make(request, night_id: int):
     the standings have level for the prize (their card numbers)."""
     night = get_object_or_404(Night, pk=night_id)
     tied = _tied_awards(night)
-    form = DrawForm(request.POST, tied=_tied(night))
-    if form.is_valid():
-        award = tied.get(form.cleaned_data["prize"])
+    form = DrawForm(request.POST, tied=_tied(tied))
+
+    def make(data):
+        award = tied.get(data["prize"])
         cards = {entry.player_id: entry.card for entry in selectors.night_entries(night)}
         level = [cards[player] for player in award.player_ids if player in cards] if award else []
-        try:
-            services.draw_make(night=night, by=request.user, tied=level, **form.cleaned_data)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            return redirect(f"{reverse('tournament:money', args=[night.pk])}#draws")
-    return _page(request, night, draw_form=form)
+        services.draw_make(night=night, by=request.user, tied=level, **data)
+
+    return _sent(request, night, form, "draw_form", "draws", make)
 
 
 @organizer_required
