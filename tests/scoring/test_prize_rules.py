@@ -116,45 +116,6 @@ def test_nobody_eligible_leaves_the_prize_untaken():
     assert got == {"high": ()}
 
 
-@pytest.mark.django_db
-def test_a_night_with_rules_gives_no_prize_to_a_player_who_left_and_the_sheet_says_the_rule(organizer_client):
-    import io
-
-    from django.urls import reverse
-    from pypdf import PdfReader
-
-    from tests.tournament.test_night_settings import form_data
-    from tournament.models import Entry
-    from tournament.rehearsal import simulate
-    from tournament.selectors import night_standings
-
-    night = simulate(players=16, rounds=3, seed=5, leave={3: 4})  # four players leave before game 3
-    gone = set(Entry.objects.filter(night=night, active=False).values_list("player_id", flat=True))
-    assert len(gone) == 4
-    url = reverse("tournament:night_settings", args=[night.pk])
-    refused = organizer_client.post(url, form_data(night, prize_rules="high: here")).content.decode()
-    assert "“here” is not a rule for a prize" in refused
-    organizer_client.post(url, form_data(night, prize_rules="high: present, every game; second: present"))
-    night.refresh_from_db()
-    assert night.prize_rules == "high: present, every game; second: present"
-    awards = {award.key: award for award in night_standings(night).awards}
-    assert awards["high"].player_ids and not set(awards["high"].player_ids) & gone
-    assert not set(awards["second"].player_ids) & gone
-    sheet = organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[night.pk])).content
-    text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(sheet)).pages).split())
-    assert "present at the end, there for every game" in text
-    # The rules travel with the night.
-    from tournament import backup
-    from tournament.models import Night
-    from tournament.models import Player as RosterPlayer
-
-    raw = backup.night_backup_bytes(night)
-    ids = list(night.entries.values_list("player_id", flat=True))
-    Night.objects.filter(pk=night.pk).delete()
-    RosterPlayer.objects.filter(pk__in=ids).delete()
-    assert backup.night_restore(raw=raw).prize_rules == "high: present, every game; second: present"
-
-
 def test_a_tie_settled_by_a_draw_gives_the_prize_to_the_one_drawn_and_the_other_takes_the_next():
     ranked = rank([totals(1, 60), totals(2, 60), totals(3, 50), totals(4, 30)])
     assert winners(award(ranked, ["high", "second"])) == {"high": (1, 2), "second": (3,)}

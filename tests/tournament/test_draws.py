@@ -14,7 +14,8 @@ from tests.conftest import register
 from tournament import backup, services
 from tournament.engine.draws import pick
 from tournament.models import Draw, Night, Player
-from tournament.selectors import draw_on_display, night_draws
+from tournament.rehearsal import simulate
+from tournament.selectors import draw_on_display, night_draws, night_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -128,9 +129,6 @@ def test_draws_survive_a_backup_and_a_restore_and_a_forged_one_is_refused(here, 
 def test_a_tie_for_a_prize_settled_by_a_draw_gives_the_prize_to_the_one_drawn(organizer_client):
     """Two players level for a prize share it until the organizer draws between them: the drawn one takes it alone,
     the standings say so, and with one prize each the other stays in line for the next prize."""
-    from tournament.rehearsal import simulate
-    from tournament.selectors import night_standings
-
     for seed in range(1, 40):  # the first rehearsal with a prize tied
         night = simulate(players=12, rounds=2, seed=seed)
         if any(award.tie for award in night_standings(night).awards):

@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.tournament.test_draws import _signed
 from tournament import backup, seasons, services
 from tournament.engine import money
 from tournament.models import Night, Player, PotLine
@@ -109,8 +110,6 @@ def test_a_120_player_fundraiser_with_a_carried_jackpot_and_a_50_50_reconciles_t
 
 
 def test_pot_lines_survive_a_backup_and_a_restore_and_an_overdrawn_pot_is_refused(night):
-    from tests.tournament.test_draws import _signed
-
     services.pot_line_add(night=night, pot="Bump cup", kind="in", cents=1_200)
     services.pot_line_add(night=night, pot="Bump cup", kind="paid", cents=1_000, reason="Table 1's winners")
     raw = backup.night_backup_bytes(night)

@@ -202,6 +202,7 @@ class NightClose:
     games_closed: int
     pays_money: bool  # the night has payouts (else the prize sheet is items only)
     paid: str  # the prize money paid in all, as shown
+    payouts: PrizePayouts | None  # each prize's money (None: the night pays none)
 
 
 @dataclass(frozen=True)
@@ -248,9 +249,10 @@ def night_pots(night: Night) -> NightPots:
     return NightPots(rows, lines, waiting)
 
 
-def night_close(night: Night) -> NightClose:
-    """The prize sheet's prizes and the reconciliation's figures, each from `tournament.engine.money`."""
-    standings = night_standings(night)
+def night_close(night: Night, standings: NightStandings | None = None) -> NightClose:
+    """The prize sheet's prizes and the reconciliation's figures, each from `tournament.engine.money`
+    (`standings`: the night's, when the caller has them)."""
+    standings = standings or night_standings(night)
     door = door_money(night)
     payouts = prize_payouts(night, door.cash.net, standings.awards)
     by_prize = {row.prize: row for row in payouts.rows} if payouts else {}
@@ -316,5 +318,11 @@ def night_close(night: Night) -> NightClose:
         figure("The house", "The house keeps", close.house_keeps, strong=True),
     ]
     return NightClose(
-        prizes, figures, close, standings.rounds_closed, bool(payouts), money.shown(close.prizes_paid, currency)
+        prizes,
+        figures,
+        close,
+        standings.rounds_closed,
+        bool(payouts),
+        money.shown(close.prizes_paid, currency),
+        payouts,
     )

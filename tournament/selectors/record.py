@@ -5,8 +5,7 @@ from __future__ import annotations
 from scoring.models import TableResult
 from tournament.models import Bye, Entry, Night, Seating
 
-from ..engine import money
-from .money import door_money, pot_totals, prize_payouts
+from .money import night_close
 from .standings import night_standings
 
 
@@ -74,10 +73,8 @@ def night_record(night: Night) -> dict:
             }
         )
     standings = night_standings(night)
-    door = door_money(night)
-    prizes = prize_payouts(night, door.cash.net, standings.awards)
-    pots = pot_totals(night)
-    close = money.reconcile(door.cash, night.house_share, [row.money for row in (prizes.rows if prizes else [])], pots)
+    closing = night_close(night, standings)
+    prizes, close = closing.payouts, closing.reconciliation
     return {
         "night": {
             "movement": night.movement,
@@ -95,19 +92,19 @@ def night_record(night: Night) -> dict:
         # In cents: what the door took (by method) and what each prize pays (a tie's split and its left-over).
         "money": {
             "currency": night.currency,
-            "by_method": door.cash.by_method,
-            "taken": door.cash.taken,
-            "refunded": door.cash.refunded,
-            "net": door.cash.net,
-            "comped": door.cash.comped,
-            "owed": door.cash.owed,
+            "by_method": close.cash.by_method,
+            "taken": close.cash.taken,
+            "refunded": close.cash.refunded,
+            "net": close.cash.net,
+            "comped": close.cash.comped,
+            "owed": close.cash.owed,
             "pot": close.pot,
             "house_share": close.house_share,
             "prizes_paid": close.prizes_paid,
             "house_keeps": close.house_keeps,
             "pots": [
                 {"pot": pot.pot, "in": pot.came_in, "paid": pot.paid, "carried": pot.carried, "kept": pot.kept}
-                for pot in pots
+                for pot in close.pots
             ],
             "prizes": [
                 {

@@ -24,6 +24,7 @@ TEMPLATE = "tournament/money.html"
 
 def _page(request, night: Night, **extra):
     door = selectors.door_money(night)
+    standings = selectors.night_standings(night)
     for row in door.rows:
         row.refund_form = RefundForm(prefix=f"r{row.entry.pk}")
     settings = extra.pop("settings_form", None) or MoneySettingsForm(
@@ -41,8 +42,8 @@ def _page(request, night: Night, **extra):
         "door": door,
         "settings_form": settings,
         "methods": money.METHODS[:-1],
-        "prize_money": selectors.prize_payouts(night, door.cash.net),
-        "draw_form": extra.pop("draw_form", None) or DrawForm(tied=_tied(_tied_awards(night))),
+        "prize_money": selectors.prize_payouts(night, door.cash.net, standings.awards),
+        "draw_form": extra.pop("draw_form", None) or DrawForm(tied=_tied(_tied_awards(standings))),
         "pot_form": extra.pop("pot_form", None) or PotLineForm(),
         "pots": selectors.night_pots(night),
         "draws": selectors.night_draws(night),
@@ -155,8 +156,8 @@ def pot_take(request, night_id: int):
     return redirect(f"{reverse('tournament:money', args=[night.pk])}#pots")
 
 
-def _tied_awards(night: Night) -> dict[str, selectors.AwardRow]:
-    return {award.key: award for award in selectors.night_standings(night).awards if award.tie}
+def _tied_awards(standings: selectors.NightStandings) -> dict[str, selectors.AwardRow]:
+    return {award.key: award for award in standings.awards if award.tie}
 
 
 def _tied(awards: dict[str, selectors.AwardRow]) -> list[tuple[str, str]]:
@@ -181,7 +182,7 @@ def draw_make(request, night_id: int):
     """A draw made now, recorded with its seed, and shown on the room display; a tie's draw is among the players
     the standings have level for the prize (their card numbers)."""
     night = get_object_or_404(Night, pk=night_id)
-    tied = _tied_awards(night)
+    tied = _tied_awards(selectors.night_standings(night))
     form = DrawForm(request.POST, tied=_tied(tied))
 
     def make(data):
