@@ -136,3 +136,12 @@ MOVEMENTS: dict[str, Movement] = {
 KEEPS_PARTNERS = {"fixed-partners"}
 # Movements that do not look at the results.
 RESULT_FREE = {"seat-rotation"}
+# What each movement leaves free for partner wishes after the opening draw (`wishes.audit`): the pairing at a
+# table where it splits partners, nothing where it keeps them or moves by seat.
+WISH_RULES = {
+    "progressive": "split",
+    "progressive-down": "split",
+    "winners-stay": "split",
+    "fixed-partners": "keep",
+    "seat-rotation": "seats",
+}

@@ -13,6 +13,10 @@ of four plus the byes:
 
 With fixed partners the same happens by pairs: a pair sits out together and fills a side of a table; a player
 whose partner left waits to be paired with another player on their own.
+
+With partner wishes (`wishes.Wishes`) every choice left here honours them first: the opening's partnerships, who
+takes which empty seat, which of two equally due players sits out (keeping the two groups level), and, on a night
+whose movement splits partners (`last` given), the pairing of the four at each table.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .types import SEATS, SIDE_SEATS, SeatingError, Table, check_tables
+from .wishes import WISH_WEIGHT, Wishes, allowed_pairings, least_same_group, pair_up, settle
 
 
 class FatalSeatingError(RuntimeError):
@@ -48,11 +53,22 @@ def shuffled(items, rng: random.Random) -> list:
 
 
 def opening(
-    players: Collection[int], *, seed: int, by_pairs: bool = False, never_bye: Collection[int] = ()
+    players: Collection[int],
+    *,
+    seed: int,
+    by_pairs: bool = False,
+    never_bye: Collection[int] = (),
+    wishes: Wishes | None = None,
 ) -> RoundPlan:
     """The first game: everyone drawn into tables at random, byes if the count is not a multiple of four."""
     return plan_round(
-        [], present=players, bye_counts={}, seed=seed, partners={} if by_pairs else None, never_bye=never_bye
+        [],
+        present=players,
+        bye_counts={},
+        seed=seed,
+        partners={} if by_pairs else None,
+        never_bye=never_bye,
+        wishes=wishes,
     )
 
 
@@ -66,6 +82,8 @@ def plan_round(
     partners: Mapping[int, int] | None = None,
     never_bye: Collection[int] = (),
     partnered: Mapping[frozenset[int], int] | None = None,
+    wishes: Wishes | None = None,
+    last: Collection[frozenset[int]] | None = None,
 ) -> RoundPlan:
     """Seat the present players: the proposed tables where possible, byes for the rest.
 
@@ -73,14 +91,16 @@ def plan_round(
     newcomer and counts as having as few byes as anyone present. `partners` (fixed partners only) maps each player
     to their partner. `never_bye` are house players, who only ever fill an empty seat. `partnered` counts the
     games each pair of players has partnered so far: empty seats are then filled so as to repeat as few
-    partnerships as possible.
+    partnerships as possible. `wishes` are the night's partner wishes; `last`, on a night whose movement splits
+    partners, last game's partnerships, which the pairing at a table may not repeat.
     """
     players = set(present)
     if len(players) < 4:
         raise SeatingError(f"A game needs at least 4 players; {len(players)} are here.")
     by_pairs = partners is not None
     rng = random.Random(seed)
-    units = _units(players, partners or {}, proposed, rng) if by_pairs else [(p,) for p in sorted(players)]
+    wishes = wishes or Wishes()
+    units = _units(players, partners or {}, rng, wishes) if by_pairs else [(p,) for p in sorted(players)]
     unit_of = {player: unit for unit in units for player in unit}
 
     # The proposed seats, less those who have left (or, with partners, whose partnership broke up).
@@ -102,7 +122,7 @@ def plan_round(
 
     seated = {unit for unit in seats.values() if unit}
     waiting = [unit for unit in units if unit not in seated]
-    byes = _choose_byes(units, seats, bye_counts, set(sat_out_last), set(never_bye), len(players), rng, by_pairs)
+    byes = _choose_byes(units, bye_counts, set(sat_out_last), set(never_bye), len(players), rng, by_pairs, wishes)
     for slot, unit in seats.items():
         if unit in byes:
             seats[slot] = None
@@ -111,7 +131,9 @@ def plan_round(
     fillers = shuffled(waiting, rng)
     if len(holes) != len(fillers):
         raise FatalSeatingError(f"{len(holes)} empty seats for {len(fillers)} waiting players.")
-    if by_pairs or not partnered:
+    if wishes and not by_pairs:
+        _fill_by_wishes(seats, holes, fillers, wishes, partnered or {}, rng, last)
+    elif by_pairs or not partnered:
         for slot, unit in zip(holes, fillers, strict=True):
             seats[slot] = unit
     else:
@@ -122,6 +144,8 @@ def plan_round(
         for seat, player in zip(seat_group, proposed_order.get(unit, unit) if unit else (), strict=True):
             tables.setdefault(number, {})[seat] = player
     result = tuple(Table.from_seats(number, tables[number]) for number in sorted(tables))
+    if wishes and last is not None and not by_pairs:
+        result = tuple(settle(result, wishes, last, partnered))
     check_tables(list(result))
     bye_players = tuple(sorted(p for unit in byes for p in unit))
     pairing = None
@@ -162,8 +186,79 @@ def _fill_avoiding_old_partners(
         seats[slot] = waiting.pop(best)
 
 
-def _units(players: set[int], partners: Mapping[int, int], proposed: Sequence[Table], rng: random.Random) -> list[Unit]:
-    """Fixed partnerships of the present players; players without a present partner are paired up in a draw."""
+def _fill_by_wishes(
+    seats: dict[Slot, Unit | None],
+    holes: list[Slot],
+    fillers: list[Unit],
+    wishes: Wishes,
+    partnered: Mapping[frozenset[int], int],
+    rng: random.Random,
+    last: Collection[frozenset[int]] | None,
+) -> None:
+    """Fill the empty seats breaking as few partner wishes as possible, then repeating as few partnerships.
+
+    A seat whose partner is seated takes the waiting player who suits that partner best; seats empty on both sides
+    of a partnership take the pairs `pair_up` makes of the rest (a two-group night: the first group in N or E, so a
+    seat rotation keeps the groups apart all night); then two filled seats swap while that helps. With `last` (a
+    movement that splits partners) a table is judged by its best pairing, as `settle` will pair it.
+    """
+
+    def mate(slot: Slot) -> Slot:
+        number, (seat,) = slot
+        return (number, (PARTNER_OF[seat],))
+
+    def cost(a: int, b: int) -> int:
+        return WISH_WEIGHT * wishes.cost(a, b) + partnered.get(frozenset((a, b)), 0)
+
+    open_ = set(holes)
+    waiting = [unit[0] for unit in fillers]
+    for slot in holes:
+        if mate(slot) in open_:
+            continue
+        partner = _one(seats[mate(slot)])
+        best = min(range(len(waiting)), key=lambda i: cost(waiting[i], partner))
+        seats[slot] = (waiting.pop(best),)
+    pairs, odd = pair_up(waiting, wishes, rng, partnered)
+    if odd is not None:
+        raise FatalSeatingError("An odd number of players for the empty partnerships.")
+    first_group = min(wishes.groups.values(), default=None)
+    doubles = [slot for slot in holes if mate(slot) in open_ and slot[1][0] in ("N", "E")]
+    for slot, (a, b) in zip(doubles, pairs, strict=True):
+        if wishes.groups.get(b) == first_group != wishes.groups.get(a):
+            a, b = b, a
+        seats[slot], seats[mate(slot)] = (a,), (b,)
+
+    def table_cost(number: int) -> int:
+        n, e, s, w = (_one(seats[(number, (seat,))]) for seat in SEATS)
+        options = allowed_pairings((n, e, s, w), "split", last) if last is not None else []
+        return min(sum(cost(*pair) for pair in option) for option in options or [((n, s), (e, w))])
+
+    for _ in range(10):
+        improved = False
+        for slot in [s for s in holes if table_cost(s[0]) >= WISH_WEIGHT]:
+            for other in rng.sample(holes, len(holes)):
+                if other in (slot, mate(slot)) or table_cost(slot[0]) < WISH_WEIGHT:
+                    continue
+                tables = {slot[0], other[0]}
+                before = sum(table_cost(t) for t in tables)
+                seats[slot], seats[other] = seats[other], seats[slot]
+                if sum(table_cost(t) for t in tables) < before:
+                    improved = True
+                else:
+                    seats[slot], seats[other] = seats[other], seats[slot]
+        if not improved:
+            break
+
+
+def _one(unit: Unit | None) -> int:
+    if unit is None:
+        raise FatalSeatingError("A partnership with an empty seat.")
+    return unit[0]
+
+
+def _units(players: set[int], partners: Mapping[int, int], rng: random.Random, wishes: Wishes) -> list[Unit]:
+    """Fixed partnerships of the present players; players without a present partner are paired up in a draw
+    (honouring the partner wishes)."""
     units: list[Unit] = []
     single: list[int] = []
     for player in sorted(players):
@@ -173,6 +268,12 @@ def _units(players: set[int], partners: Mapping[int, int], proposed: Sequence[Ta
                 units.append((player, partner))
         else:
             single.append(player)
+    if wishes:
+        pairs, odd = pair_up(single, wishes, rng)
+        units.extend(pairs)
+        if odd is not None:
+            units.append((odd,))  # an odd one out waits for a partner
+        return units
     single = shuffled(single, rng)
     while len(single) >= 2:
         units.append((single.pop(), single.pop()))
@@ -198,13 +299,13 @@ def _resize(seats: dict[Slot, Unit | None], count: int, by_pairs: bool) -> dict[
 
 def _choose_byes(
     units: list[Unit],
-    seats: Mapping[Slot, Unit | None],
     bye_counts: Mapping[int, int],
     sat_out_last: set[int],
     never_bye: set[int],
     present: int,
     rng: random.Random,
     by_pairs: bool,
+    wishes: Wishes,
 ) -> set[Unit]:
     """The units that sit out this game, so that exactly four per table are seated."""
     known = [bye_counts[p] for unit in units for p in unit if p in bye_counts]
@@ -218,9 +319,13 @@ def _choose_byes(
     chosen: set[Unit] = set()
     if by_pairs:
         chosen |= {unit for unit in units if len(unit) == 1}  # no partner: cannot fill a side
+
+    def due(unit: Unit) -> tuple[bool, int]:
+        return (bool(set(unit) & sat_out_last), count(unit))
+
     candidates = sorted(
         (unit for unit in units if unit not in chosen and not set(unit) <= never_bye),
-        key=lambda unit: (bool(set(unit) & sat_out_last), count(unit), draw[unit]),
+        key=lambda unit: (*due(unit), draw[unit]),
     )
     seated = sum(len(unit) for unit in units) - sum(len(unit) for unit in chosen)
     for unit in candidates:
@@ -232,4 +337,30 @@ def _choose_byes(
         raise SeatingError(
             "These players cannot be seated in fours: with fixed partners add or remove a player, or a house player."
         )
+    if wishes.groups and not by_pairs:
+        _level_groups(units, chosen, candidates, due, wishes)
     return chosen
+
+
+def _level_groups(units: list[Unit], chosen: set[Unit], candidates: list[Unit], due, wishes: Wishes) -> None:
+    """Swap a bye for another player just as due while that leaves the two groups at the tables more level."""
+    seated = {unit[0] for unit in units if unit not in chosen}
+    least = least_same_group(seated, wishes)
+    for _ in range(len(chosen)):
+        swap = None
+        for out in sorted(chosen):
+            for other in candidates:
+                if other in chosen or due(other) != due(out) or other[0] not in seated:
+                    continue
+                trial = (seated - {other[0]}) | {out[0]}
+                if least_same_group(trial, wishes) < least:
+                    swap = (out, other, trial)
+                    break
+            if swap:
+                break
+        if swap is None:
+            return
+        out, other, seated = swap
+        chosen.discard(out)
+        chosen.add(other)
+        least = least_same_group(seated, wishes)

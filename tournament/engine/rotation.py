@@ -21,10 +21,12 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .types import Seat, SeatingError, Table
 from .whist_data import WHIST
+from .wishes import Wishes
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 400
@@ -231,9 +233,10 @@ def _rotating_sit_outs(players: int, games: int, rng: random.Random) -> list[tup
     return [tuple(order[(g * r + j) % players] for j in range(r)) for g in range(games)]
 
 
-def _searched(players: int, games: int, rng: random.Random) -> Schedule:
-    """Partnerships found game by game: a greedy matching avoiding old partners, then swaps to remove repeats."""
-    partnered: set[Pair] = set()
+def _searched(players: int, games: int, rng: random.Random, apart: Collection[Pair] = ()) -> Schedule:
+    """Partnerships found game by game: a greedy matching avoiding old partners (and the `apart` pairs), then swaps
+    to remove repeats."""
+    partnered: set[Pair] = set(apart)
     schedule: Schedule = []
     for out in _rotating_sit_outs(players, games, rng):
         active = [x for x in range(players) if x not in out]
@@ -468,8 +471,13 @@ def _whist_groups(players: int, games: int) -> list[tuple[tuple[int, ...], list[
 # --- the chart ------------------------------------------------------------------------------------------------
 
 
-def build_chart(players: int, games: int | None = None, seed: int = 0) -> Chart:
-    """The seating for every game of a rotation night. `games` defaults to the full night."""
+def build_chart(players: int, games: int | None = None, seed: int = 0, apart: Collection[frozenset[int]] = ()) -> Chart:
+    """The seating for every game of a rotation night. `games` defaults to the full night.
+
+    `apart` are pairs of chart numbers who must not partner (partner wishes: see `number_players`); the
+    partnerships are then searched game by game as if those pairs had partnered already, and the chart is not a
+    whist tournament's.
+    """
     if games is None:
         games = full_night(players) if players >= MIN_PLAYERS else 1
     _check(players, games)
@@ -478,9 +486,13 @@ def build_chart(players: int, games: int | None = None, seed: int = 0) -> Chart:
     rng.shuffle(label)
     tables = players // 4
     counts = _Counts(players, tables)
-    whist = _whist_groups(players, games)
+    whist = None if apart else _whist_groups(players, games)
     perfect = whist is not None
     schedule = [(out, [p for group in groups for p in group]) for out, groups in whist] if whist else None
+    if schedule is None and apart:
+        internal = {number: x for x, number in enumerate(label)}
+        kept = {_key(internal[a], internal[b]) for a, b in (sorted(pair) for pair in apart)}
+        schedule = _searched(players, games, rng, kept)
     if schedule is None:
         schedule = _schedule(players, games, rng)
     for _, pairs in schedule:
@@ -587,3 +599,93 @@ def player_plan(chart: Chart, number: int) -> list[PlanLine]:
                     line = PlanLine(game.number, table.number, seat, mate, table.pair(other), False)
         lines.append(line)
     return lines
+
+
+# --- partner wishes: which player holds which number -------------------------------------------------------------
+
+
+def chart_partners(chart: Chart) -> dict[int, list[int]]:
+    """Chart number -> the numbers it partners over the chart, once per game."""
+    partners: dict[int, list[int]] = {n: [] for n in range(1, chart.players + 1)}
+    for game in chart.rounds:
+        for table in game.tables:
+            for a, b in (table.pair("NS"), table.pair("EW")):
+                partners[a].append(b)
+                partners[b].append(a)
+    return partners
+
+
+def apart_numbers(numbers: Mapping[int, int], wishes: Wishes) -> set[frozenset[int]]:
+    """The pairs of chart numbers who must not partner, for players holding `numbers` (player -> number): every
+    never-partner pair, and under a two-group rule every two numbers held by one group."""
+    apart = {
+        frozenset((numbers[a], numbers[b]))
+        for a, b in (sorted(pair) for pair in wishes.never)
+        if a in numbers and b in numbers
+    }
+    by_group: dict[str, list[int]] = {}
+    for player, number in numbers.items():
+        group = wishes.groups.get(player)
+        if group is not None:
+            by_group.setdefault(group, []).append(number)
+    for held in by_group.values():
+        apart.update(frozenset(pair) for pair in itertools.combinations(held, 2))
+    return apart
+
+
+def number_players(
+    chart: Chart,
+    players: Sequence[int],
+    wishes: Wishes,
+    seed: int,
+    fixed: Mapping[int, int] | None = None,
+) -> dict[int, int]:
+    """A chart number for each of `players` (those in `fixed` keep theirs) breaking as few wishes as possible.
+
+    A seeded random numbering first, then swaps of two numbers (one of them held by a player free to move) while
+    that lowers the wishes broken over the whole chart.
+    """
+    fixed = dict(fixed or {})
+    rng = random.Random(seed)
+    movable = [p for p in sorted(players) if p not in fixed]
+    free = [n for n in range(1, chart.players + 1) if n not in set(fixed.values())]
+    if len(free) < len(movable):
+        raise SeatingError(f"The chart has {chart.players} numbers for {len(movable) + len(fixed)} players.")
+    rng.shuffle(free)
+    holder: dict[int, int | None] = dict.fromkeys(range(1, chart.players + 1))
+    for player, number in fixed.items():
+        holder[number] = player
+    for player, number in zip(movable, free, strict=False):
+        holder[number] = player
+    if not wishes:
+        return {p: n for n, p in holder.items() if p is not None}
+    partners = chart_partners(chart)
+    pinned = set(fixed.values())
+
+    def cost(number: int) -> int:
+        player = holder[number]
+        if player is None:
+            return 0
+        return sum(wishes.cost(player, other) for other in (holder[m] for m in partners[number]) if other is not None)
+
+    numbers = list(range(1, chart.players + 1))
+    for _ in range(30):
+        bad = [n for n in numbers if n not in pinned and holder[n] is not None and cost(n)]
+        if not bad:
+            break
+        improved = False
+        for n in bad:
+            if not cost(n):
+                continue
+            for m in rng.sample(numbers, len(numbers)):
+                if m == n or m in pinned:
+                    continue
+                before = cost(n) + cost(m)
+                holder[n], holder[m] = holder[m], holder[n]
+                if cost(n) + cost(m) < before:
+                    improved = True
+                    break
+                holder[n], holder[m] = holder[m], holder[n]
+        if not improved:
+            break
+    return {p: n for n, p in holder.items() if p is not None}
