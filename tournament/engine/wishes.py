@@ -64,13 +64,12 @@ class Wishes:
 
     def cost(self, a: int, b: int) -> int:
         """How many wishes partnering `a` with `b` breaks (0: none)."""
-        broken = frozenset((a, b)) in self.never
         group = self.groups.get(a)
-        broken += group is not None and group == self.groups.get(b)
+        broken = [frozenset((a, b)) in self.never, group is not None and group == self.groups.get(b)]
         for player, other in ((a, b), (b, a)):
             mate = self.mate(player)
-            broken += mate is not None and mate != other
-        return broken
+            broken.append(mate is not None and mate != other)
+        return sum(broken)
 
 
 @dataclass(frozen=True)
@@ -318,8 +317,8 @@ def audit(
             breaches.append(Breach(game, number, "groups", pair, forced, reason))
     partner_of = {p: q for _, (a, b) in partnerships(tables) for p, q in ((a, b), (b, a))}
     out = set(byes)
-    for mates in sorted(tuple(sorted(pair)) for pair in wishes.always):
-        a, b = mates
+    for a, b in sorted(tuple(sorted(pair)) for pair in wishes.always):
+        mates = (a, b)
         present = [p for p in mates if p in seated or p in out]
         if len(present) < 2 or partner_of.get(a) == b or (a in out and b in out):
             continue
