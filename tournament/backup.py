@@ -40,6 +40,7 @@ from .models import (
     Draw,
     Entry,
     Night,
+    PartnerWish,
     Payment,
     Player,
     PotLine,
@@ -78,6 +79,7 @@ LATER_NIGHT_FIELDS = {
     "payouts": "",
     "house_share": 0,
     "prize_rules": "",  # who may take each prize: before it, anyone
+    "partner_groups": "",  # partner wishes: before them, none
 }
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)
@@ -271,6 +273,10 @@ def night_export(night: Night) -> dict[str, Any]:
                 "at": _when(draw.at),
             }
             for draw in Draw.objects.filter(night=night).select_related("by").order_by("number")
+        ],
+        "partner_wishes": [
+            {"kind": wish.kind, "players": sorted([key[wish.first_id], key[wish.second_id]])}
+            for wish in PartnerWish.objects.filter(night=night).order_by("kind", "first_id", "second_id")
         ],
         "signups": [
             {
@@ -891,6 +897,30 @@ def _check_signups(rows: Any, players: Mapping[str, str]) -> None:
     _once(held, "The sign-up of player")
 
 
+def _check_partner_wishes(rows: Any, players: Mapping[str, str]) -> None:
+    """The partner wishes (a later part of the file: none before them): each two different players of the file,
+    never or always; no pair twice, nobody in two always-partner pairs."""
+    if not isinstance(rows, list):
+        raise _fail("This backup", f"“partner_wishes” should be a list, not {_shown(rows)}.")
+    pairs, mates = [], []
+    for number, item in enumerate(rows, start=1):
+        where = f"Partner wish {number}"
+        if not isinstance(item, dict) or item.get("kind") not in PartnerWish.Kind.values:
+            raise _fail(
+                where, f"“kind” is never or always, not {_shown(item.get('kind') if isinstance(item, dict) else item)}."
+            )
+        two = item.get("players")
+        if not (isinstance(two, list) and len(two) == 2 and all(isinstance(p, str) and p in players for p in two)):
+            raise _fail(where, f"“players” are two of the file's players, not {_shown(two)}.")
+        if two[0] == two[1]:
+            raise _fail(where, "a player cannot be their own partner.")
+        pairs.append((tuple(sorted(two)), where))
+        if item["kind"] == PartnerWish.Kind.ALWAYS:
+            mates += [(player, where) for player in two]
+    _once(pairs, "The partner wish for")
+    _once(mates, "The always-partner wish of")
+
+
 def _check_payments(rows: Any, players: Mapping[str, str]) -> None:
     """The door's cash record (a later part of the file: none before it): each line as the service could make it,
     a refund with its reason, naming a player of the file; no player's money by a method below nothing."""
@@ -991,6 +1021,7 @@ def _check(data: dict[str, Any]) -> None:
     _check_rounds(rounds, night, ruleset, players)
     _check_links(data["table_links"])
     _check_signups(data.get("signups", []), players)
+    _check_partner_wishes(data.get("partner_wishes", []), players)
     _check_payments(data.get("payments", []), players)
     _check_pot_lines(data.get("pot_lines", []))
     _check_draws(data.get("draws", []))
@@ -1185,6 +1216,15 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 at=parse_datetime(row["at"]),
                 **{name: row[key] for key, name in DRAW_KEYS.items()},
             )
+        PartnerWish.objects.bulk_create(
+            PartnerWish(
+                night=night,
+                kind=row["kind"],
+                first_id=min(players[p].pk for p in row["players"]),
+                second_id=max(players[p].pk for p in row["players"]),
+            )
+            for row in data.get("partner_wishes", [])
+        )
         for row in data.get("signups", []):
             player = players[row["player"]] if row["player"] else None
             made = SignUp.objects.create(

@@ -118,6 +118,31 @@ class SignUpSettingsForm(forms.Form):
     )
 
 
+class WishesForm(forms.Form):
+    """A night's partner wishes as the organizer writes them (`services.night_wishes_set` reads the names)."""
+
+    partner_groups = forms.CharField(
+        label="Two groups: every partnership one of each (optional)",
+        required=False,
+        max_length=81,
+        help_text="Two categories from the door list, e.g. “lady, man”. Players in neither partner anyone.",
+        widget=forms.TextInput(attrs={"placeholder": "lady, man", "autocomplete": "off"}),
+    )
+    never = forms.CharField(
+        label="Never partners: one pair a line",
+        required=False,
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 5, "placeholder": "Mary Smith & John Smith", "autocomplete": "off"}),
+    )
+    always = forms.CharField(
+        label="Always partners (couples): one pair a line",
+        required=False,
+        max_length=20000,
+        help_text="Kept all night with fixed partners; other movements split every partnership after the draw.",
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Ann Lee & Bob Lee", "autocomplete": "off"}),
+    )
+
+
 class CentsField(forms.CharField):
     """An amount typed at the cash box ("20", "20.50"), cleaned to integer cents (`tournament.engine.money`)."""
 

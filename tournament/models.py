@@ -21,6 +21,7 @@ from scoring.seats import SEAT_CHOICES
 from scoring.standings import METRICS
 
 from .engine import money
+from .engine.wishes import Wishes, parse_groups
 
 
 def default_rules() -> dict:
@@ -145,6 +146,13 @@ class Night(models.Model):
         "at the end; every game: there for every game (a bye counts); games N: at least N played; members: marked "
         "member on the door list or with a club number. A player passed over stays in line for later prizes.",
     )
+    partner_groups = models.CharField(
+        "two groups: every partnership one of each",
+        max_length=81,
+        blank=True,
+        help_text="Two categories from the door list, e.g. “lady, man”: the seating partners a player of one with a "
+        "player of the other wherever it can. Players in neither partner anyone. Empty: no such rule.",
+    )
     games = models.PositiveSmallIntegerField(
         "number of games", default=10, validators=[MinValueValidator(1), MaxValueValidator(64)]
     )
@@ -268,11 +276,33 @@ class Night(models.Model):
             parse_eligibility(self.prize_rules)
         except ValueError as error:
             errors["prize_rules"] = str(error)
+        try:
+            parse_groups(self.partner_groups)
+        except ValueError as error:
+            errors["partner_groups"] = str(error)
         if errors:
             raise ValidationError(errors)
 
     def prices(self) -> money.Prices:
         return money.Prices(self.price_pre, self.price_door, self.price_member)
+
+    def wishes(self) -> Wishes:
+        """The night's partner wishes as the seating takes them (two queries)."""
+        groups: dict[int, str] = {}
+        pair = parse_groups(self.partner_groups)
+        if pair:
+            group_of = {names.fold(group): group for group in pair}
+            for player, category in Entry.objects.filter(night=self).values_list("player_id", "player__category"):
+                if group := group_of.get(names.fold(category)):
+                    groups[player] = group
+        chosen: dict[str, set[frozenset[int]]] = {kind: set() for kind in PartnerWish.Kind.values}
+        for kind, first, second in self.partner_wishes.values_list("kind", "first_id", "second_id"):
+            chosen[kind].add(frozenset((first, second)))
+        return Wishes(
+            never=frozenset(chosen[PartnerWish.Kind.NEVER]),
+            always=frozenset(chosen[PartnerWish.Kind.ALWAYS]),
+            groups=groups,
+        )
 
     def game_end(self) -> GameEnd:
         """How this night's games end (the head table's hands, a points target, the timer)."""
@@ -393,6 +423,29 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.night}"
+
+
+class PartnerWish(models.Model):
+    """Two players of a night who must never partner, or must always partner (a couples' night)."""
+
+    class Kind(models.TextChoices):
+        NEVER = "never", "Never partners"
+        ALWAYS = "always", "Always partners"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="partner_wishes")
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["kind", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "first", "second"], name="partner_wish_pair_once"),
+            models.CheckConstraint(condition=models.Q(first__lt=models.F("second")), name="partner_wish_in_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} and {self.second}: {self.get_kind_display().lower()}"
 
 
 class Payment(models.Model):

@@ -17,6 +17,7 @@ from scoring.models import TableResult
 
 from . import game, services
 from .game import hand_record, table_result_submit
+from .imports import ImportLine
 from .models import Cause, Night, Round
 from .simulation import PlayedHand, player_names, random_game
 
@@ -38,6 +39,8 @@ def simulate(
     head_table: bool | None = None,
     bell_after: int | None = None,
     money: Mapping[str, Any] | None = None,
+    never_share: float = 0.0,
+    two_groups: bool = False,
 ) -> Night:
     """Play a night with random legal hands; a failure leaves nothing behind.
 
@@ -49,6 +52,10 @@ def simulate(
 
     `money` makes it a fundraiser: the night's prices and prize money (`services.money_settings`'s arguments, and
     `methods`, the ways players pay); every player pays at the door, by a method drawn from them, before the draw.
+
+    Partner wishes: `never_share` of the players (at least one pair when above 0) are drawn into never-partner
+    pairs, and `two_groups` gives the players two groups of equal size ("red" and "black", by category) and the
+    rule that every partnership is one of each.
     """
     rng = random.Random(seed)
     settings: dict = {}
@@ -70,7 +77,13 @@ def simulate(
     if bell_after is None and not end.head_table and end.target is None:
         bell_after = hands  # nothing else ends the game: the organizer rings
     names = player_names(players + sum((arrive or {}).values()), rng)
-    services.players_register(night=night, names=names[:players])
+    if two_groups:
+        lines = [ImportLine(k, name, "", ("red", "black")[k % 2]) for k, name in enumerate(names[:players], start=1)]
+        services.players_import(night=night, lines=lines)
+    else:
+        services.players_register(night=night, names=names[:players])
+    if never_share or two_groups:
+        _wish(night, names[:players], never_share, two_groups, rng)
     if money:
         _take_money(night, money, rng)
     late = names[players:]
@@ -153,6 +166,15 @@ def _close(round_: Round, end: GameEnd):
     if round_.bell_at is None and all(end.reached(ns, ew) for ns, ew in scores):
         return game.round_close(round_=round_, reason=Cause.ALL_DONE)
     return game.round_close(round_=round_)
+
+
+def _wish(night: Night, names: list[str], never_share: float, two_groups: bool, rng: random.Random) -> None:
+    """The night's partner wishes: random never-partner pairs and, if asked, the two-group rule."""
+    pairs: set[frozenset[str]] = set()
+    while never_share and len(pairs) < max(1, round(never_share * len(names))):
+        pairs.add(frozenset(rng.sample(names, 2)))
+    never = "\n".join(" & ".join(sorted(pair)) for pair in sorted(pairs, key=sorted))
+    services.night_wishes_set(night=night, never=never, always="", groups="red, black" if two_groups else "")
 
 
 def _take_money(night: Night, settings: Mapping[str, Any], rng: random.Random) -> None:

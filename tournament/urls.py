@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import chart, money, nights, players, public, rounds, sheets, signups
+from .views import chart, money, nights, players, public, rounds, sheets, signups, wishes
 
 app_name = "tournament"
 
@@ -58,6 +58,7 @@ urlpatterns = [
     path("nights/<number:night_id>/chart/number/", chart.chart_number, name="chart_number"),
     path("nights/<number:night_id>/chart.pdf", chart.wall_chart_pdf, name="wall_chart_pdf"),
     path("nights/<number:night_id>/fairness/", nights.night_fairness, name="night_fairness"),
+    path("nights/<number:night_id>/wishes/", wishes.wishes_page, name="wishes"),
     path("nights/<number:night_id>/fairness.json", nights.night_fairness, name="night_fairness_json"),
     path("nights/<number:night_id>/draw/", rounds.night_draw, name="night_draw"),
     path("nights/<number:night_id>/keepers/add/", nights.keeper_add, name="keeper_add"),

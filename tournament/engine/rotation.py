@@ -233,12 +233,73 @@ def _rotating_sit_outs(players: int, games: int, rng: random.Random) -> list[tup
     return [tuple(order[(g * r + j) % players] for j in range(r)) for g in range(games)]
 
 
-def _searched(players: int, games: int, rng: random.Random, apart: Collection[Pair] = ()) -> Schedule:
+def _levelled_sit_outs(
+    players: int, games: int, rng: random.Random, group_of: Mapping[int, str]
+) -> list[tuple[int, ...]]:
+    """Sit-outs for a two-group night: each game the players with the fewest byes (not out last game where that can
+    be), and among those equally due the ones that leave the two groups at the tables most level."""
+    r = players % 4
+    byes = [0] * players
+    last: set[int] = set()
+    draw = list(range(players))
+    rng.shuffle(draw)
+    rank: dict[int, float] = {x: k for k, x in enumerate(draw)}
+    grouped = [x for x in range(players) if x in group_of]
+    result = []
+
+    def due(x: int) -> tuple[bool, int]:
+        return (x in last, byes[x])
+
+    def imbalance(sitting: set[int]) -> int:
+        counts: dict[str, int] = {}
+        for x in grouped:
+            if x not in sitting:
+                counts[group_of[x]] = counts.get(group_of[x], 0) + 1
+        sizes = [*sorted(counts.values(), reverse=True), 0, 0]
+        return abs(sizes[0] - sizes[1])
+
+    for _ in range(games):
+        order = sorted(range(players), key=lambda x: (*due(x), rank[x]))
+        out = set(order[:r])
+        for _ in range(r):
+            now = imbalance(out)
+            swap = next(
+                (
+                    (x, y)
+                    for x in sorted(out)
+                    for y in order[r:]
+                    if y not in out and due(y) == due(x) and imbalance((out - {x}) | {y}) < now
+                ),
+                None,
+            )
+            if swap is None:
+                break
+            out = (out - {swap[0]}) | {swap[1]}
+        for x in out:
+            byes[x] += 1
+        last.clear()
+        last.update(out)
+        for x in draw:  # a fresh tie order each game, so the same players are not always the first due
+            rank[x] = rng.random()
+        result.append(tuple(sorted(out)))
+    return result
+
+
+def _searched(
+    players: int,
+    games: int,
+    rng: random.Random,
+    apart: Collection[Pair] = (),
+    group_of: Mapping[int, str] | None = None,
+) -> Schedule:
     """Partnerships found game by game: a greedy matching avoiding old partners (and the `apart` pairs), then swaps
     to remove repeats."""
     partnered: set[Pair] = set(apart)
     schedule: Schedule = []
-    for out in _rotating_sit_outs(players, games, rng):
+    sit_outs = (
+        _levelled_sit_outs(players, games, rng, group_of) if group_of else _rotating_sit_outs(players, games, rng)
+    )
+    for out in sit_outs:
         active = [x for x in range(players) if x not in out]
         best: list[Pair] = []
         best_repeats = None
@@ -471,12 +532,19 @@ def _whist_groups(players: int, games: int) -> list[tuple[tuple[int, ...], list[
 # --- the chart ------------------------------------------------------------------------------------------------
 
 
-def build_chart(players: int, games: int | None = None, seed: int = 0, apart: Collection[frozenset[int]] = ()) -> Chart:
+def build_chart(
+    players: int,
+    games: int | None = None,
+    seed: int = 0,
+    apart: Collection[frozenset[int]] = (),
+    groups: Mapping[int, str] | None = None,
+) -> Chart:
     """The seating for every game of a rotation night. `games` defaults to the full night.
 
     `apart` are pairs of chart numbers who must not partner (partner wishes: see `number_players`); the
     partnerships are then searched game by game as if those pairs had partnered already, and the chart is not a
-    whist tournament's.
+    whist tournament's. `groups` (chart number -> group, for a two-group rule) picks, among the players equally
+    due a sit-out, those who leave the two groups at the tables most level.
     """
     if games is None:
         games = full_night(players) if players >= MIN_PLAYERS else 1
@@ -492,7 +560,8 @@ def build_chart(players: int, games: int | None = None, seed: int = 0, apart: Co
     if schedule is None and apart:
         internal = {number: x for x, number in enumerate(label)}
         kept = {_key(internal[a], internal[b]) for a, b in (sorted(pair) for pair in apart)}
-        schedule = _searched(players, games, rng, kept)
+        group_of = {internal[number]: group for number, group in (groups or {}).items()}
+        schedule = _searched(players, games, rng, kept, group_of)
     if schedule is None:
         schedule = _schedule(players, games, rng)
     for _, pairs in schedule:
@@ -500,8 +569,8 @@ def build_chart(players: int, games: int | None = None, seed: int = 0, apart: Co
             counts.add_meet(a, b)
     rounds = []
     for number, (out, pairs) in enumerate(schedule, start=1):
-        groups = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, 60 if games <= 30 else 6)
-        seated = sorted(_seat(groups, counts, rng))
+        foursomes = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, 60 if games <= 30 else 6)
+        seated = sorted(_seat(foursomes, counts, rng))
         rounds.append(
             ChartRound(
                 number=number,

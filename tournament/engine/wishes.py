@@ -22,6 +22,7 @@ What each rule leaves free, as `audit` judges it, table by table:
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -92,6 +93,17 @@ class Breach:
             "forced": self.forced,
             "reason": self.reason,
         }
+
+
+def parse_groups(text: str) -> tuple[str, str] | None:
+    """The two groups of a two-group rule as the organizer writes them ("lady, man", "red / black"), or None
+    for an empty rule."""
+    words = [word.strip() for word in re.split(r",|/|&|\band\b", text or "") if word.strip()]
+    if not words:
+        return None
+    if len(words) != 2 or words[0].casefold() == words[1].casefold():
+        raise WishError("Name two different groups, e.g. “lady, man”.")
+    return words[0], words[1]
 
 
 def _key(a: int, b: int) -> frozenset[int]:

@@ -85,10 +85,13 @@ from .tables import (
     table_stamp,
     tables_changed_since,
 )
+from .wishes import BreachLine, WishReport, night_wishes
+from .wishes import breaches as wish_breaches
 
 __all__ = [
     "SEAT_NAMES",
     "AwardRow",
+    "BreachLine",
     "DeskRow",
     "DeskState",
     "DoorMoney",
@@ -118,6 +121,7 @@ __all__ = [
     "StandingRow",
     "TableGame",
     "TableView",
+    "WishReport",
     "active_link",
     "card_numbers",
     "clock",
@@ -137,6 +141,7 @@ __all__ = [
     "night_signups",
     "night_stamp",
     "night_standings",
+    "night_wishes",
     "nights_for",
     "phone_room",
     "player_by_card_number",
@@ -164,4 +169,5 @@ __all__ = [
     "tables_without_links",
     "waiting_named",
     "waitlist_place",
+    "wish_breaches",
 ]

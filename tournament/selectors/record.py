@@ -7,6 +7,7 @@ from tournament.models import Bye, Entry, Night, Seating
 
 from .money import night_close
 from .standings import night_standings
+from .wishes import breaches
 
 
 def night_record(night: Night) -> dict:
@@ -72,6 +73,8 @@ def night_record(night: Night) -> dict:
                 "byes": byes.get(round_.number, []),
             }
         )
+    wishes = night.wishes()
+    broken = breaches(night, wishes)
     standings = night_standings(night)
     closing = night_close(night, standings)
     prizes, close = closing.payouts, closing.reconciliation
@@ -118,6 +121,15 @@ def night_record(night: Night) -> dict:
             ],
         },
         "house_players": house,
+        # Partner wishes (player ids) and every one broken, with whether the movement's own rule forced it.
+        "wishes": {
+            "never": sorted(sorted(pair) for pair in wishes.never),
+            "always": sorted(sorted(pair) for pair in wishes.always),
+            "groups": {str(player): group for player, group in sorted(wishes.groups.items())},
+            "breaches": [breach.as_dict() for breach in broken],
+            "forced": sum(breach.forced for breach in broken),
+            "avoidable": sum(not breach.forced for breach in broken),
+        },
         "rounds": rounds,
         "standings": [
             {

@@ -39,6 +39,7 @@ from .seating import (
     table_links_ensure,
 )
 from .signups import signup_create, signup_promote, signup_settings, signup_withdraw
+from .wishes import night_wishes_set
 
 __all__ = [
     "LATER_SETTINGS",
@@ -59,6 +60,7 @@ __all__ = [
     "night_draw",
     "night_rules_update",
     "night_update",
+    "night_wishes_set",
     "payment_refund",
     "payment_take",
     "players_add_from_roster",

@@ -15,8 +15,9 @@ from scoring.models import TableLink, TableResult
 
 from .. import charts
 from ..engine import roster, rotation
-from ..engine.movements import KEEPS_PARTNERS, MOVEMENTS
+from ..engine.movements import KEEPS_PARTNERS, MOVEMENTS, WISH_RULES
 from ..engine.types import SeatingError, Table
+from ..engine.wishes import last_partnerships
 from ..models import Action, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
 from .nights import lock_night
 
@@ -125,6 +126,8 @@ def _plan(night: Night, number: int, proposed: list[Table], previous: Round | No
     if night.movement in KEEPS_PARTNERS:
         partners = _partners(previous) if previous else {}
     partnered = _partnered(night, number)
+    wishes = night.wishes()
+    split = previous is not None and WISH_RULES[night.movement] == "split"
     try:
         return roster.plan_round(
             proposed,
@@ -135,6 +138,8 @@ def _plan(night: Night, number: int, proposed: list[Table], previous: Round | No
             partners=partners,
             never_bye=house,
             partnered=partnered,
+            wishes=wishes,
+            last=last_partnerships(round_tables(previous)) if split and previous is not None else None,
         )
     except SeatingError as error:
         raise ValidationError({"round": str(error)}) from error
@@ -230,12 +235,20 @@ def _chart_size_error(night: Night, size: int) -> str | None:
     return None
 
 
-def _build_chart(night: Night, size: int, seed: int, field: str) -> None:
-    """Build and keep the chart on `night` (not saved here)."""
+def _build_chart(
+    night: Night,
+    size: int,
+    seed: int,
+    field: str,
+    apart: set[frozenset[int]] | None = None,
+    groups: dict[int, str] | None = None,
+) -> None:
+    """Build and keep the chart on `night` (not saved here); `apart`: chart numbers who must not partner, `groups`:
+    each number's group under a two-group rule."""
     if problem := _chart_size_error(night, size):
         raise ValidationError({field: problem})
     try:
-        chart = rotation.build_chart(size, night.games, seed)
+        chart = rotation.build_chart(size, night.games, seed, apart or (), groups)
     except SeatingError as error:
         raise ValidationError({field: str(error)}) from error
     night.chart = charts.to_json(chart)
@@ -307,9 +320,42 @@ def _chart_for_draw(night: Night) -> None:
                 "build the chart again."
             }
         )
+    wishes = night.wishes()
+    if wishes:
+        _chart_numbers_by_wishes(night, present, wishes)
+        return
     if not night.chart:
         _build_chart(night, night.chart_size or len(present), night.seed or 0, "draw")
     number_new_entries(night, present, "draw")
+
+
+def _chart_numbers_by_wishes(night: Night, present: list[Entry], wishes) -> None:
+    """Numbers for the players without one, chosen so the chart partners as few of them against their wishes as
+    it can. Built now, a chart under a two-group rule gets the numbers first and keeps each group's numbers from
+    partnering; otherwise the usual chart is built and the numbers are searched. Numbers already handed out stay."""
+    seed = night.seed or 0
+    size = night.chart_size or len(present)
+    fixed = {entry.player_id: entry.number for entry in present if entry.number is not None}
+    players = [entry.player_id for entry in present]
+    if len(players) > size:
+        raise ValidationError({"draw": f"{len(players)} players are here for a {size}-player chart."})
+    try:
+        if not night.chart and wishes.groups:
+            numbers = rotation.number_players(rotation.Chart(size, 0, seed, False, ()), players, wishes, seed, fixed)
+            groups = {numbers[p]: group for p, group in wishes.groups.items() if p in numbers}
+            _build_chart(night, size, seed, "draw", rotation.apart_numbers(numbers, wishes), groups)
+        else:
+            if not night.chart:
+                _build_chart(night, size, seed, "draw")
+            chart = charts.night_chart(night)
+            assert chart is not None
+            numbers = rotation.number_players(chart, players, wishes, seed, fixed)
+    except SeatingError as error:
+        raise ValidationError({"draw": str(error)}) from error
+    for entry in present:
+        if entry.number is None:
+            entry.number = numbers[entry.player_id]
+            entry.save(update_fields=["number"])
 
 
 def _rotation_plan(night: Night, number: int) -> roster.RoundPlan:

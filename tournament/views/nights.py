@@ -80,12 +80,21 @@ def night_fairness(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
     rows = selectors.fairness(night)
     chart = charts.fairness(night)  # a rotation night: the whole chart's figures, each beside its ideal
+    wishes = selectors.night_wishes(night)
     if request.path.endswith(".json"):
         payload = {"night": night.pk, "players": [asdict(row) for row in rows]}
         if chart is not None:
             payload["chart"] = [asdict(figure) for figure in chart.rows]
+        if wishes.any:
+            payload["wishes"] = {
+                "broken": len(wishes.breaches),
+                "avoidable": wishes.avoidable,
+                "ideal": 0,
+                "breaches": [asdict(line) for line in wishes.breaches],
+            }
         return JsonResponse(payload)
-    return TemplateResponse(request, "tournament/fairness.html", {"night": night, "rows": rows, "chart": chart})
+    context = {"night": night, "rows": rows, "chart": chart, "wishes": wishes}
+    return TemplateResponse(request, "tournament/fairness.html", context)
 
 
 @organizer_required

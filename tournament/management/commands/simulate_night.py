@@ -84,6 +84,18 @@ class Command(BaseCommand):
         parser.add_argument("--methods", default="cash", help="How players pay, drawn at random: cash,card,e-transfer")
         parser.add_argument("--payouts", default="", help="Prize money, e.g. 'high 50%%, second 30%%, low $10'.")
         parser.add_argument("--house", type=int, default=0, help="The house keeps this percent of the entry money.")
+        parser.add_argument(
+            "--never-pairs",
+            type=float,
+            default=0.0,
+            metavar="SHARE",
+            help="Partner wishes: draw never-partner pairs, as many as this share of the players (e.g. 0.05).",
+        )
+        parser.add_argument(
+            "--two-groups",
+            action="store_true",
+            help="Partner wishes: two groups of equal size (red and black), every partnership one of each.",
+        )
         parser.add_argument("--json", dest="json_file", help="Write the night here ('-' for standard output).")
 
     def handle(self, *args, json_file, **options):
@@ -92,7 +104,15 @@ class Command(BaseCommand):
         try:
             changes = {key: _game_counts(options[key]) for key in ("arrive", "leave")}
             money = _money(options)
-            night = simulate(**wanted, bell_after=options["bell_after"], name=options["name"], money=money, **changes)
+            night = simulate(
+                **wanted,
+                bell_after=options["bell_after"],
+                name=options["name"],
+                money=money,
+                never_share=options["never_pairs"],
+                two_groups=options["two_groups"],
+                **changes,
+            )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         record = night_record(night)
@@ -108,6 +128,13 @@ class Command(BaseCommand):
         self.stdout.write(f"{night.game_end().words()}.")
         for round_ in record["rounds"]:
             self.stdout.write(f"Game {round_['number']} ended: {round_['ended'] or 'not played'}.")
+        wishes = record["wishes"]
+        if wishes["never"] or wishes["always"] or wishes["groups"]:
+            broken = len(wishes["breaches"])
+            self.stdout.write(
+                f"Partner wishes: {broken} broken, {wishes['forced']} by the movement's own rule, "
+                f"{wishes['avoidable']} the seating could have kept."
+            )
         if top:
             self.stdout.write(f"Leader: player {top['player']} with {top['total']} points, {top['wins']} games won.")
         for prize in night_standings(night).awards:
