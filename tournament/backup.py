@@ -58,7 +58,7 @@ NIGHT_FIELDS = (
     *(
         name
         for name in NIGHT_SETTINGS
-        if name not in ("date", "numbering", "head_table_ends", "points_target", "prize_rules")
+        if name not in ("date", "numbering", "head_table_ends", "points_target", "prize_rules", "substitutes")
     ),
     *("rules", "seed", "status"),
 )
@@ -80,6 +80,7 @@ LATER_NIGHT_FIELDS = {
     "house_share": 0,
     "prize_rules": "",  # who may take each prize: before it, anyone
     "partner_groups": "",  # partner wishes: before them, none
+    "substitutes": "card",  # substitutes: before them, none
 }
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)
@@ -130,6 +131,7 @@ def night_export(night: Night) -> dict[str, Any]:
     """The night as plain data, with a checksum of its content."""
     entries = list(night.entries.select_related("player"))
     key = {entry.player_id: _player_key(entry.player) for entry in entries}
+    player_of = {entry.pk: entry.player_id for entry in entries}
     rounds = []
     for round_ in night.rounds.order_by("number"):
         results = []
@@ -273,6 +275,11 @@ def night_export(night: Night) -> dict[str, Any]:
                 "at": _when(draw.at),
             }
             for draw in Draw.objects.filter(night=night).select_related("by").order_by("number")
+        ],
+        "substitutes": [
+            {"player": key[entry.player_id], "for": key[player_of[entry.substitute_for_id]]}
+            for entry in entries
+            if entry.substitute_for_id is not None
         ],
         "partner_wishes": [
             {"kind": wish.kind, "players": sorted([key[wish.first_id], key[wish.second_id]])}
@@ -897,6 +904,25 @@ def _check_signups(rows: Any, players: Mapping[str, str]) -> None:
     _once(held, "The sign-up of player")
 
 
+def _check_substitutes(rows: Any, players: Mapping[str, str]) -> None:
+    """Who replaced whom (a later part of the file: none before it): two different players of the file, each
+    replaced once and each a substitute once."""
+    if not isinstance(rows, list):
+        raise _fail("This backup", f"“substitutes” should be a list, not {_shown(rows)}.")
+    subs, replaced = [], []
+    for number, item in enumerate(rows, start=1):
+        where = f"Substitute {number}"
+        two = [item.get("player"), item.get("for")] if isinstance(item, dict) else [None, None]
+        if not all(isinstance(p, str) and p in players for p in two):
+            raise _fail(where, f"“player” and “for” are two of the file's players, not {_shown(item)}.")
+        if two[0] == two[1]:
+            raise _fail(where, "a player cannot replace themselves.")
+        subs.append((two[0], where))
+        replaced.append((two[1], where))
+    _once(subs, "The substitute")
+    _once(replaced, "The player replaced")
+
+
 def _check_partner_wishes(rows: Any, players: Mapping[str, str]) -> None:
     """The partner wishes (a later part of the file: none before them): each two different players of the file,
     never or always; no pair twice, nobody in two always-partner pairs."""
@@ -1022,6 +1048,7 @@ def _check(data: dict[str, Any]) -> None:
     _check_links(data["table_links"])
     _check_signups(data.get("signups", []), players)
     _check_partner_wishes(data.get("partner_wishes", []), players)
+    _check_substitutes(data.get("substitutes", []), players)
     _check_payments(data.get("payments", []), players)
     _check_pot_lines(data.get("pot_lines", []))
     _check_draws(data.get("draws", []))
@@ -1215,6 +1242,10 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 by=account(row["by"]),
                 at=parse_datetime(row["at"]),
                 **{name: row[key] for key, name in DRAW_KEYS.items()},
+            )
+        for row in data.get("substitutes", []):
+            Entry.objects.filter(night=night, player=players[row["player"]]).update(
+                substitute_for=entries[players[row["for"]].pk]
             )
         PartnerWish.objects.bulk_create(
             PartnerWish(

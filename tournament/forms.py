@@ -118,6 +118,19 @@ class SignUpSettingsForm(forms.Form):
     )
 
 
+class SubstituteForm(forms.Form):
+    """A player who must leave, and the substitute who takes their place."""
+
+    leaving = forms.TypedChoiceField(label="Who leaves", coerce=int, choices=())
+    name = forms.CharField(
+        label="The substitute's name", max_length=200, widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
+
+    def __init__(self, *args, entries=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["leaving"].choices = [(entry.pk, entry.player.name) for entry in entries]
+
+
 class WishesForm(forms.Form):
     """A night's partner wishes as the organizer writes them (`services.night_wishes_set` reads the names)."""
 

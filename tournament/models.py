@@ -138,6 +138,15 @@ class Night(models.Model):
         f"Left as it is on a winners-stay night: {WINNERS_STAY_PRIZES}.",
     )
     one_prize_each = models.BooleanField("nobody takes two prizes", default=True)
+    substitutes = models.CharField(
+        "a substitute's games count",
+        max_length=5,
+        choices=[
+            ("card", "On the tally card of the player they replace: one line, “Mary Smith, then John Doe”"),
+            ("own", "On their own tally: two lines, each with the games they played"),
+        ],
+        default="card",
+    )
     prize_rules = models.CharField(
         "who may take each prize",
         max_length=200,
@@ -332,6 +341,7 @@ NIGHT_SETTINGS: tuple[str, ...] = (
     "prizes",
     "one_prize_each",
     "prize_rules",
+    "substitutes",
     "games",
     "hands_per_game",
     "head_table_ends",
@@ -403,6 +413,10 @@ class Entry(models.Model):
     bye_offset = models.PositiveSmallIntegerField(default=0)
     # Rotation nights: the player's number on the chart (1..chart size); the chart says where it sits each game.
     number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A substitute: the player who left and whose place (seat, chart number, byes so far) this one took.
+    substitute_for = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="substitute"
+    )
     card = models.PositiveIntegerField("tally-card number")
     code = models.CharField("confirmation code", max_length=CODE_DIGITS)
     created_at = models.DateTimeField(auto_now_add=True)

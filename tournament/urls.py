@@ -52,6 +52,7 @@ urlpatterns = [
     path("nights/<number:night_id>/entries/<number:entry_id>/check-in/", players.entry_check_in, name="entry_check_in"),
     path("nights/<number:night_id>/entries/<number:entry_id>/remove/", players.entry_remove, name="entry_remove"),
     path("nights/<number:night_id>/entries/<number:entry_id>/active/", players.entry_active, name="entry_active"),
+    path("nights/<number:night_id>/substitute/", players.entry_substitute, name="entry_substitute"),
     path("nights/<number:night_id>/games/<number:number>/swap/", players.seating_swap, name="seating_swap"),
     path("nights/<number:night_id>/chart/", chart.chart_page, name="chart"),
     path("nights/<number:night_id>/chart/build/", chart.chart_build, name="chart_build"),

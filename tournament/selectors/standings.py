@@ -145,6 +145,8 @@ class NightRows:
     results: dict[tuple[int, int], tuple[int, int, str]] = field(default_factory=dict)  # N-S, E-W, winner
     extras: dict[tuple[int, int], dict[str, rules.Extras]] = field(default_factory=dict)  # by seat
     byes: list[tuple[int, int]] = field(default_factory=list)  # (player, game), in the order they were stored
+    # Substitutes whose games go on the tally of the player they replaced (the night's "card" rule): sub -> them.
+    plays_for: dict[int, int] = field(default_factory=dict)
     with_extras: bool = True  # False: hands were read only where they can change a total (a personal bonus)
 
 
@@ -189,7 +191,8 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
         .order_by()
         .values_list("round__night_id", "round__number", "table", "seat", "player_id")
     ):
-        rows[night_id].seats.setdefault((number, table), {})[seat] = player_id
+        night_rows = rows[night_id]
+        night_rows.seats.setdefault((number, table), {})[seat] = night_rows.plays_for.get(player_id, player_id)
     rulesets = {night.pk: rules.Ruleset.from_dict(night.rules) for night in nights}
     wanted = {pk for pk in ids if extras or _bonus_possible(rulesets[pk])}
     made: dict[tuple, rules.Extras] = {}  # one Extras for each distinct set of numbers
@@ -250,8 +253,10 @@ def _read_entries(rows: dict[int, NightRows]) -> None:
         "price_kind",
         "player__club_number",
         "card",
+        "substitute_for__player_id",
     )
-    for night_id, player_id, name, house, category, active, kind, club_number, card in entries:
+    replaced: dict[int, dict[int, int]] = {night_id: {} for night_id in rows}  # sub -> the player they replaced
+    for night_id, player_id, name, house, category, active, kind, club_number, card, leaver in entries:
         night_rows = rows[night_id]
         night_rows.cards[card] = player_id
         night_rows.names[player_id] = name
@@ -259,6 +264,37 @@ def _read_entries(rows: dict[int, NightRows]) -> None:
         night_rows.standing[player_id] = prizes.Player(present=active, member=kind == "member" or bool(club_number))
         if not house:
             night_rows.players.add(player_id)
+        if leaver is not None:
+            replaced[night_id][player_id] = leaver
+    for night_id, subs in replaced.items():
+        if subs:
+            _substitutes(rows[night_id], subs)
+
+
+def _substitutes(rows: NightRows, subs: dict[int, int]) -> None:
+    """Name substitutes and, under the night's "card" rule, put their games on the tally they took over."""
+    names = dict(rows.names)
+    if rows.night.substitutes != "card":
+        for sub, leaver in subs.items():
+            rows.names[sub] = f"{names[sub]} (for {names.get(leaver, '?')})"
+        return
+    for sub in sorted(subs, key=lambda player: _depth(player, subs)):
+        root = sub
+        while root in subs:
+            root = subs[root]
+        rows.plays_for[sub] = root
+        rows.players.discard(sub)
+        rows.names[root] = f"{rows.names[root]}, then {names[sub]}"
+        rows.standing[root] = rows.standing[sub]  # still playing at the end, as the one who finished the card
+    rows.cards = {card: rows.plays_for.get(player, player) for card, player in rows.cards.items()}
+
+
+def _depth(player: int, subs: dict[int, int]) -> int:
+    """How many players came before `player` in a line of substitutes (so the names run in order)."""
+    depth = 0
+    while player in subs and depth <= len(subs):
+        player, depth = subs[player], depth + 1
+    return depth
 
 
 def _read_tie_draws(rows: dict[int, NightRows]) -> None:
@@ -274,6 +310,7 @@ def _read_byes(rows: dict[int, NightRows]) -> None:
     for night_id, player_id, number in Bye.objects.filter(
         round__night_id__in=list(rows), round__status=Round.Status.CLOSED
     ).values_list("round__night_id", "player_id", "round__number"):
+        player_id = rows[night_id].plays_for.get(player_id, player_id)
         if player_id in rows[night_id].players:
             rows[night_id].byes.append((player_id, number))
 

@@ -51,7 +51,7 @@ def night_create(*, created_by=None, **settings: Any) -> Night:
 
 
 # What a night may still change once its seating is drawn: what the room reads and prints, not how it plays.
-LATER_SETTINGS = ("name", "date", "venue", "prizes", "one_prize_each", "prize_rules", "paper")
+LATER_SETTINGS = ("name", "date", "venue", "prizes", "one_prize_each", "prize_rules", "substitutes", "paper")
 
 
 @transaction.atomic

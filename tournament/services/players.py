@@ -7,7 +7,9 @@ from collections.abc import Iterable, Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ..models import MAX_PLAYERS, NAME_LENGTH, Entry, Night, Payment, Player, SignUp
+from scoring.models import TableResult
+
+from ..models import MAX_PLAYERS, NAME_LENGTH, Bye, Entry, Night, Payment, Player, Round, Seating, SignUp
 from .nights import clean_name, lock_night, require_open, require_setup
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
@@ -178,6 +180,66 @@ def entry_set_active(*, entry: Entry, active: bool) -> Entry:
     reseat_if_waiting(entry.night)
     Night.touch(entry.night_id, moved=True)
     return entry
+
+
+@transaction.atomic
+def entry_substitute(*, entry: Entry, name: str) -> Entry:
+    """A player who must leave is replaced by a substitute for the rest of the night.
+
+    The substitute takes the leaver's place at once: their seat (or bye) in the game under way, unless their
+    table's score is already in (then from the next game), their chart number on a rotation night, and their byes
+    so far. The leaver is marked left and keeps the games they played. Whose tally the substitute's games go to is
+    the night's `substitutes` setting (the standings read it). Returns the substitute's entry.
+    """
+    entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
+    night = lock_night(entry.night)
+    if night.status != Night.Status.PLAYING:
+        raise ValidationError(
+            {
+                "name": "A substitute comes in once the night is under way."
+                if night.status == Night.Status.SETUP
+                else "The night is over."
+            }
+        )
+    if entry.player.house:
+        raise ValidationError({"leaving": "A house player is stood down by the seating itself, not replaced."})
+    if not entry.active:
+        raise ValidationError({"leaving": f"{entry.player.name} has already left."})
+    name = clean_name(name)
+    if not name:
+        raise ValidationError({"name": "Type the substitute's name."})
+    if len(name) > NAME_LENGTH:
+        raise ValidationError({"name": f"A name is at most {NAME_LENGTH} characters."})
+    key = Player.key_for(name)
+    here = Entry.objects.filter(night=night, player__name_key=key).select_related("player").first()
+    if here is not None:
+        raise ValidationError(
+            {"name": f"{here.player.name} is already on tonight's list: a substitute is someone new to the night."}
+        )
+    room_for(Entry.objects.filter(night=night).count(), 1, "name")
+    player = Player.objects.filter(name_key=key).first() or Player.objects.create(name=name)
+    byes = Bye.objects.filter(round__night=night, player=entry.player).count() + entry.bye_offset
+    number = entry.number
+    entry.active = False
+    entry.number = None
+    entry.save(update_fields=["active", "number"])
+    [substitute] = Entry.objects.enter(
+        night, [player], checked_in=True, bye_offset=byes, price_kind="door", substitute_for=entry
+    )
+    if number is not None:
+        substitute.number = number
+        substitute.save(update_fields=["number"])
+    current = night.rounds.order_by("-number").first()
+    if current is not None and current.status != Round.Status.CLOSED:
+        seat = Seating.objects.filter(round=current, player=entry.player).first()
+        final = TableResult.Status.FINAL
+        if seat is not None and not TableResult.objects.filter(round=current, table=seat.table, status=final).exists():
+            Seating.objects.filter(pk=seat.pk).update(player=player)
+        Bye.objects.filter(round=current, player=entry.player).update(player=player)
+        Bye.objects.filter(round=current, partner=entry.player).update(partner=player)
+    reseat_if_waiting(night)
+    Night.touch(night.pk, moved=True)
+    return substitute
 
 
 @transaction.atomic

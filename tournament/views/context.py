@@ -8,7 +8,7 @@ from tournament.score_forms import ScoreForm
 from tournament.selectors import night_standings
 
 from .. import selectors
-from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm, SignUpSettingsForm
+from ..forms import KeeperForm, PlayerAddForm, PlayerPasteForm, RosterPickForm, SignUpSettingsForm, SubstituteForm
 from ..models import Night
 
 
@@ -29,6 +29,7 @@ def score_form(table, *, data=None) -> ScoreForm:
 
 def players_context(night: Night, **forms: Any) -> dict[str, Any]:
     entries = selectors.night_entries(night)
+    playing = [e for e in entries if e.active and e.checked_in and not e.player.house]
     return {
         "night": night,
         "entries": entries,
@@ -39,6 +40,7 @@ def players_context(night: Night, **forms: Any) -> dict[str, Any]:
         "draw_errors": forms.get("draw_errors", []),
         "in_play": selectors.players_in_play(night, selectors.current_round(night)) if night.status != "setup" else [],
         "swap_errors": forms.get("swap_errors", []),
+        "substitute_form": forms.get("substitute_form") or SubstituteForm(entries=playing),
         # The players list's live poll (before the draw): check-ins by phone, sign-ups, another laptop's changes.
         "players_stamp": selectors.night_stamp(night.pk, moved=False),
     }

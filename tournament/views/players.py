@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from .. import selectors, services
-from ..forms import ImportForm, PlayerAddForm, PlayerPasteForm, RosterPickForm, apply_errors
+from ..forms import ImportForm, PlayerAddForm, PlayerPasteForm, RosterPickForm, SubstituteForm, apply_errors
 from ..imports import parse_players_csv
 from ..models import Entry, Night, Round
 from ..permissions import organizer_required
@@ -117,6 +117,25 @@ def entry_active(request, night_id: int, entry_id: int):
     except ValidationError as error:
         return _answer(request, entry.night, swap_errors=error.messages)
     return _answer(request, entry.night)
+
+
+@organizer_required
+@require_POST
+def entry_substitute(request, night_id: int):
+    """A player who must leave is replaced by a substitute for the rest of the night."""
+    night = get_object_or_404(Night, pk=night_id)
+    entries = night.entries.filter(player__house=False).select_related("player")
+    form = SubstituteForm(request.POST, entries=entries)
+    if form.is_valid():
+        try:
+            services.entry_substitute(
+                entry=entries.get(pk=form.cleaned_data["leaving"]), name=form.cleaned_data["name"]
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return _answer(request, night)
+    return _answer(request, night, substitute_form=form)
 
 
 @organizer_required

@@ -1,0 +1,161 @@
+"""Substitutes (#20): "a player who must leave can be replaced by a substitute for the rest of the night; the
+standings show both and the organizer's rule for whose tally counts"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tests.conftest import game_under_way, play_round, register
+from tournament import backup, game, services
+from tournament.models import Bye, Entry, Night, Player, Seating
+from tournament.selectors import night_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def _entry(night, name):
+    return Entry.objects.get(night=night, player__name=name)
+
+
+def _close(round_):
+    """Every table 10-4 to N-S, then the game closed; the next game seated (returned)."""
+    scored = set(round_.results.values_list("table", flat=True))
+    tables = sorted(set(round_.seatings.values_list("table", flat=True)) - scored)
+    round_ = play_round(round_, {table: (10, 4) for table in tables})
+    return game.round_close(round_=round_)
+
+
+def test_the_substitute_takes_the_seat_at_once_and_the_leaver_keeps_their_games(night):
+    round_ = game_under_way(night, 8)
+    leaver = _entry(night, "Ann Kowalski")
+    seat = Seating.objects.get(round=round_, player=leaver.player)
+    sub = services.entry_substitute(entry=leaver, name="  Zoe   Quinn ")
+    assert sub.player.name == "Zoe Quinn" and sub.substitute_for_id == leaver.pk
+    leaver.refresh_from_db()
+    assert not leaver.active
+    assert Seating.objects.get(round=round_, table=seat.table, seat=seat.seat).player_id == sub.player_id
+    next_round = _close(round_)
+    assert next_round.seatings.filter(player=sub.player).exists()
+    assert not next_round.seatings.filter(player=leaver.player).exists()
+
+
+def test_after_the_tables_score_is_in_the_substitute_comes_in_from_the_next_game(night):
+    round_ = game_under_way(night, 8)
+    leaver = _entry(night, "Ann Kowalski")
+    table = Seating.objects.get(round=round_, player=leaver.player).table
+    play_round(round_, {table: (10, 4)})
+    sub = services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    assert Seating.objects.filter(round=round_, player=leaver.player).exists()  # they played it
+    next_round = _close(round_)
+    assert next_round.seatings.filter(player=sub.player).exists()
+
+
+def test_on_the_card_rule_the_standings_show_one_line_with_both_names(night):
+    round_ = game_under_way(night, 8)
+    next_round = _close(round_)  # Ann plays game 1
+    leaver = _entry(night, "Ann Kowalski")
+    ann_game_1 = night_standings(night).rows
+    ann_total = next(row.total for row in ann_game_1 if row.name == "Ann Kowalski")
+    services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    _close(next_round)  # Zoe plays game 2 on Ann's card
+    rows = night_standings(night).rows
+    names = [row.name for row in rows]
+    assert "Ann Kowalski, then Zoe Quinn" in names and "Zoe Quinn" not in names and len(rows) == 8
+    row = next(row for row in rows if row.name == "Ann Kowalski, then Zoe Quinn")
+    assert row.games == 2 and row.total == ann_total + row.per_round[1]
+
+
+def test_on_the_own_rule_each_keeps_their_own_tally(night):
+    services.night_update(night=night, substitutes="own")
+    night.refresh_from_db()
+    round_ = game_under_way(night, 8)
+    next_round = _close(round_)
+    services.entry_substitute(entry=_entry(night, "Ann Kowalski"), name="Zoe Quinn")
+    _close(next_round)
+    rows = {row.name: row for row in night_standings(night).rows}
+    assert rows["Ann Kowalski"].games == 1 and rows["Zoe Quinn (for Ann Kowalski)"].games == 1
+    assert len(rows) == 9
+
+
+def test_a_substitute_on_a_rotation_night_takes_the_chart_number(night):
+    Night.objects.filter(pk=night.pk).update(movement=Night.Movement.ROTATION, games=3)
+    night.refresh_from_db()
+    round_ = game_under_way(night, 8)
+    leaver = _entry(night, "Bob Martin")
+    number = leaver.number
+    sub = services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    sub.refresh_from_db()
+    leaver.refresh_from_db()
+    assert sub.number == number and leaver.number is None
+    next_round = _close(round_)
+    assert next_round.seatings.filter(player=sub.player).exists()
+
+
+def test_a_substitute_for_someone_sitting_out_takes_the_bye(night):
+    round_ = game_under_way(night, 9)
+    out = Bye.objects.get(round=round_)
+    leaver = Entry.objects.get(night=night, player=out.player)
+    sub = services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    assert Bye.objects.get(round=round_).player_id == sub.player_id
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("", "Type the substitute's name."),
+        ("bob martin", "Bob Martin is already on tonight's list"),
+        ("x" * 81, "at most 80 characters"),
+    ],
+)
+def test_a_bad_substitute_is_refused_and_nothing_changes(night, name, words):
+    round_ = game_under_way(night, 8)
+    leaver = _entry(night, "Ann Kowalski")
+    with pytest.raises(ValidationError, match=words):
+        services.entry_substitute(entry=leaver, name=name)
+    leaver.refresh_from_db()
+    assert leaver.active and Seating.objects.filter(round=round_, player=leaver.player).exists()
+    assert Entry.objects.filter(night=night).count() == 8
+
+
+def test_nobody_is_replaced_before_the_draw_or_twice(night):
+    register(night, 8)
+    with pytest.raises(ValidationError, match="once the night is under way"):
+        services.entry_substitute(entry=_entry(night, "Ann Kowalski"), name="Zoe Quinn")
+    services.night_draw(night=night, seed=1)
+    services.entry_substitute(entry=_entry(night, "Ann Kowalski"), name="Zoe Quinn")
+    with pytest.raises(ValidationError, match="has already left"):
+        services.entry_substitute(entry=_entry(night, "Ann Kowalski"), name="Yan Ode")
+
+
+def test_the_players_panel_replaces_and_shows_a_refusal_beside_the_field(organizer_client, night):
+    game_under_way(night, 8)
+    url = reverse("tournament:entry_substitute", args=[night.pk])
+    leaver = _entry(night, "Ann Kowalski")
+    page = organizer_client.get(night.get_absolute_url()).content.decode()
+    assert "A substitute" in page and "Replace for the rest of the night" in page
+    refused = organizer_client.post(url, {"leaving": leaver.pk, "name": "Bob Martin"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 200 and "Bob Martin is already on tonight&#x27;s list" in refused.content.decode()
+    done = organizer_client.post(url, {"leaving": leaver.pk, "name": "Zoe Quinn"})
+    assert done.status_code == 302
+    assert Entry.objects.get(night=night, player__name="Zoe Quinn").substitute_for_id == leaver.pk
+    wrong = organizer_client.post(url, {"leaving": 999999, "name": "Yan Ode"})
+    assert wrong.status_code == 200 and "Select a valid choice" in wrong.content.decode()
+
+
+def test_substitutes_survive_a_backup_and_a_restore(night):
+    round_ = game_under_way(night, 8)
+    services.entry_substitute(entry=_entry(night, "Ann Kowalski"), name="Zoe Quinn")
+    _close(round_)
+    night.refresh_from_db()
+    before = [(row.name, row.total) for row in night_standings(night).rows]
+    raw = backup.night_backup_bytes(night)
+    assert json.loads(raw)["substitutes"] == [{"player": "zoe quinn", "for": "ann kowalski"}]
+    ids = list(night.entries.values_list("player_id", flat=True))
+    Night.objects.filter(pk=night.pk).delete()
+    Player.objects.filter(pk__in=ids).delete()
+    restored = backup.night_restore(raw=raw)
+    assert sorted((row.name, row.total) for row in night_standings(restored).rows) == sorted(before)
