@@ -36,6 +36,7 @@ def form_data(night: Night, **changes) -> dict:
         "scoring": night.scoring,
         "tie_rule": night.tie_rule,
         "paper": night.paper,
+        "substitutes": night.substitutes,
         **{
             name: "on"
             for name in ("one_prize_each", "head_table_ends", "auto_advance", "confirm_results")

@@ -86,6 +86,7 @@ def test_the_night_form_reads_the_target_as_its_help_says(movement, typed, targe
             "tie_rule": "last_hand",
             "confirm_results": "on",
             "paper": "letter",
+            "substitutes": "card",
         }
     )
     assert form.is_valid(), form.errors

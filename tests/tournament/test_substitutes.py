@@ -142,6 +142,8 @@ def test_the_players_panel_replaces_and_shows_a_refusal_beside_the_field(organiz
     done = organizer_client.post(url, {"leaving": leaver.pk, "name": "Zoe Quinn"})
     assert done.status_code == 302
     assert Entry.objects.get(night=night, player__name="Zoe Quinn").substitute_for_id == leaver.pk
+    page = organizer_client.get(night.get_absolute_url()).content.decode()
+    assert "gone, replaced by Zoe Quinn" in page and "substitute for Ann Kowalski" in page
     wrong = organizer_client.post(url, {"leaving": 999999, "name": "Yan Ode"})
     assert wrong.status_code == 200 and "Select a valid choice" in wrong.content.decode()
 

@@ -80,6 +80,7 @@ def test_create_night_with_defaults(organizer_client):
             "scoring": "standard",
             "tie_rule": "last_hand",
             "paper": "letter",
+            "substitutes": "card",
         },
     )
     night = Night.objects.get()

@@ -245,16 +245,23 @@ def players_in_play(night: Night, round_: Round | None) -> list[dict]:
     seated = dict(round_.seatings.values_list("player_id", "table")) if round_ else {}
     sitting_out = set(round_.byes.values_list("player_id", flat=True)) if round_ else set()
     rows = []
-    for entry in night_entries(night):
+    entries = night_entries(night)
+    name_of = {entry.pk: entry.player.name for entry in entries}
+    replaced_by = {entry.substitute_for_id: entry.player.name for entry in entries if entry.substitute_for_id}
+    for entry in entries:
         if not entry.active:
             place, where = Place.GONE, "gone"
+            if entry.pk in replaced_by:
+                where = f"gone, replaced by {replaced_by[entry.pk]}"
         elif entry.player_id in seated:
             place, where = Place.SEATED, f"table {seated[entry.player_id]}"
         elif entry.player_id in sitting_out:
             place, where = Place.BYE, "sitting out"
         else:
             place, where = Place.NEXT, "joins next game"
-        rows.append({"entry": entry, "place": place, "where": where})
+        if entry.substitute_for_id in name_of:
+            where += f" · substitute for {name_of[entry.substitute_for_id]}"
+        rows.append({"entry": entry, "place": place, "where": where, "replaced": entry.pk in replaced_by})
     return rows
 
 
