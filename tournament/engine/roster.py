@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .types import SEATS, SIDE_SEATS, SeatingError, Table, check_tables
-from .wishes import WISH_WEIGHT, Wishes, allowed_pairings, least_same_group, pair_up, settle
+from .wishes import WISH_WEIGHT, Wishes, allowed_pairings, group_counts, least_from_counts, pair_up, settle
 
 
 class FatalSeatingError(RuntimeError):
@@ -344,23 +344,29 @@ def _choose_byes(
 
 def _level_groups(units: list[Unit], chosen: set[Unit], candidates: list[Unit], due, wishes: Wishes) -> None:
     """Swap a bye for another player just as due while that leaves the two groups at the tables more level."""
-    seated = {unit[0] for unit in units if unit not in chosen}
-    least = least_same_group(seated, wishes)
+    group = wishes.groups.get
+    counts = group_counts((unit[0] for unit in units if unit not in chosen), wishes)
     for _ in range(len(chosen)):
+        least = least_from_counts(counts)
         swap = None
         for out in sorted(chosen):
             for other in candidates:
-                if other in chosen or due(other) != due(out) or other[0] not in seated:
+                if other in chosen or due(other) != due(out) or group(other[0]) == group(out[0]):
                     continue
-                trial = (seated - {other[0]}) | {out[0]}
-                if least_same_group(trial, wishes) < least:
-                    swap = (out, other, trial)
+                counts[group(out[0])] += 1
+                counts[group(other[0])] -= 1
+                better = least_from_counts(counts) < least
+                counts[group(out[0])] -= 1
+                counts[group(other[0])] += 1
+                if better:
+                    swap = (out, other)
                     break
             if swap:
                 break
         if swap is None:
             return
-        out, other, seated = swap
+        out, other = swap
         chosen.discard(out)
         chosen.add(other)
-        least = least_same_group(seated, wishes)
+        counts[group(out[0])] += 1
+        counts[group(other[0])] -= 1

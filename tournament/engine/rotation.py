@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -250,11 +251,10 @@ def _levelled_sit_outs(
     def due(x: int) -> tuple[bool, int]:
         return (x in last, byes[x])
 
+    everyone = Counter(group_of[x] for x in grouped)
+
     def imbalance(sitting: set[int]) -> int:
-        counts: dict[str, int] = {}
-        for x in grouped:
-            if x not in sitting:
-                counts[group_of[x]] = counts.get(group_of[x], 0) + 1
+        counts = everyone - Counter(group_of[x] for x in sitting if x in group_of)
         sizes = [*sorted(counts.values(), reverse=True), 0, 0]
         return abs(sizes[0] - sizes[1])
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -143,7 +144,13 @@ def pair_up(
     free.sort(key=lambda p: p not in wishes.groups)
     while len(free) >= 2:
         a = free.pop(0)
-        best = min(range(len(free)), key=lambda k: cost(a, free[k]))
+        best, least = 0, -1
+        for k, b in enumerate(free):
+            price = cost(a, b)
+            if least < 0 or price < least:
+                best, least = k, price
+                if not price:
+                    break  # nothing is cheaper than nothing
         pairs.append((a, free.pop(best)))
     odd = free[0] if free else None
     _repair(pairs, cost, rng)
@@ -260,21 +267,23 @@ def partnerships(tables: Iterable[Table]) -> list[tuple[int, Pair]]:
     return [(t.number, pair) for t in tables for pair in (t.pair("NS"), t.pair("EW"))]
 
 
-def least_same_group(players: Iterable[int], wishes: Wishes) -> int:
-    """The fewest own-group partnerships any seating of `players` can have under the two-group rule."""
-    counts: dict[str, int] = {}
-    free = 0
-    for player in players:
-        group = wishes.groups.get(player)
-        if group is None:
-            free += 1
-        else:
-            counts[group] = counts.get(group, 0) + 1
-    sizes = sorted(counts.values(), reverse=True)
+def group_counts(players: Iterable[int], wishes: Wishes) -> Counter[str | None]:
+    """How many of `players` are in each group (None: in neither)."""
+    return Counter(wishes.groups.get(player) for player in players)
+
+
+def least_from_counts(counts: Mapping[str | None, int]) -> int:
+    """The fewest own-group partnerships players in these numbers (see `group_counts`) can have."""
+    sizes = sorted((n for group, n in counts.items() if group is not None), reverse=True)
     if not sizes:
         return 0
-    others = sum(sizes[1:]) + free
+    others = sum(sizes[1:]) + counts.get(None, 0)
     return max(0, -(-(sizes[0] - others) // 2))
+
+
+def least_same_group(players: Iterable[int], wishes: Wishes) -> int:
+    """The fewest own-group partnerships any seating of `players` can have under the two-group rule."""
+    return least_from_counts(group_counts(players, wishes))
 
 
 def audit(
