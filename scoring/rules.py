@@ -9,8 +9,8 @@ Sources of the presets (shared/seeds/):
 * euchred-loner-3, defend-alone-1, defend-alone-2, blind-loner — the Euchre article's variations (001).
 * hall-minus, loner-bonus — hall rules seen at real nights (not in the texts; the numbers are examples).
 * bid-euchre — the Bid Euchre / Pepper "Scoring" section (000).
-* double-deck, double-deck-36, midwest-pepper, pfeffer — the Bid Euchre article's Indiana Double Deck, its other
-  double-deck variation, Pepper (Midwest) and Pfeffer sections (000): quoted beside each preset below.
+* double-deck, double-deck-36, midwest-pepper, pfeffer, buck — the Bid Euchre article's Indiana Double Deck, its
+  other double-deck variation, Pepper (Midwest), Pfeffer and Buckpfeffer sections (000): quoted beside each preset.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ TieRule = Literal["last_hand", "draw"]
 DefendAlone = Literal["off", "vs_loner", "any"]
 BidScore = Literal["tricks", "bid"]
 SetLoss = Literal["fixed", "bid"]
-ShutoutLoss = Literal["fixed", "made"]
+ShutoutLoss = Literal["fixed", "made", "bid"]
 PepperDefence = Literal["tricks", "set"]
 Pepper = str  # "little" or "big": a plain string as it comes from forms and the database; the rules check it
 
@@ -109,9 +109,14 @@ class Ruleset:
         default="fixed",
         metadata={
             "label": "Defenders take no trick: they lose",
-            "choices": {"fixed": "The fixed amount (“taken off them”)", "made": "What the bidders score"},
+            "choices": {
+                "fixed": "The fixed amount (“taken off them”)",
+                "made": "What the bidders score",
+                "bid": "The bid",
+            },
         },
     )
+    march_adds_bid: bool = field(default=False, metadata={"label": "Bidders take every trick: their bid added"})
     pepper_set: int = field(default=0, metadata={"label": "Pepper lost: taken off (0: the pepper's value)"})
     pepper_defenders: PepperDefence = field(
         default="tricks",
@@ -248,6 +253,23 @@ PRESETS: dict[str, Ruleset] = {
             pepper_set=10,
             pepper_names="-,Pfeffer",
         ),
+        # Buck ("BuckenPeffer"): "The minimum bid is three … Points awarded are number of tricks taken and the game is
+        # generally played to 25 or more … if a team takes all six tricks after calling trump, or skunking the other
+        # team, they score six plus the number of the tricks they bid. The skunked team has the number of the winning
+        # trump bid subtracted from their score." Not in the text: what bidders who miss their bid lose (here the
+        # bid, as in the other bid games), and the "burns" (wagers, not points). No pepper bid is described.
+        replace(
+            STANDARD,
+            name="buck",
+            tricks_per_hand=6,
+            bidding=True,
+            min_bid=3,
+            set_loses="bid",
+            shutout_loses="bid",
+            march_adds_bid=True,
+            little_pepper=0,
+            big_pepper=0,
+        ),
     )
 }
 PRESET_LABELS: dict[str, str] = {
@@ -264,6 +286,7 @@ PRESET_LABELS: dict[str, str] = {
     "double-deck-36": "Double deck bid euchre, tricks score (12 cards; to 36)",
     "midwest-pepper": "Midwest Pepper (bids 4–6 score the bid, Small 7, Big 14)",
     "pfeffer": "Pfeffer (bids 4–6, a Pfeffer 12, set back 5; to 42)",
+    "buck": "Buck (bids 3–6, tricks score, all six add the bid; to 25)",
 }
 
 
@@ -407,12 +430,15 @@ def _bid_points(hand: Hand, rules: Ruleset) -> tuple[int, int, bool]:
         made = hand.tricks >= bid
         if made:
             bidders = bid if rules.made_scores == "bid" else hand.tricks * rules.per_trick
+            if rules.march_adds_bid and hand.tricks == all_tricks:  # Buck: "six plus the number of the tricks they bid"
+                bidders += bid
         else:
             bidders = -(bid if rules.set_loses == "bid" else rules.set_back)
     if defended:
         defenders = defended * rules.defender_per_trick
     else:  # shut out: the bidders took every trick, so they made it
-        defenders = -(bidders if rules.shutout_loses == "made" else rules.defender_shutout)
+        lost = {"made": bidders, "bid": hand.bid or 0}
+        defenders = -lost.get(rules.shutout_loses, rules.defender_shutout)
     return bidders, defenders, made
 
 

@@ -1,5 +1,5 @@
 """The Bid Euchre article's other bid games as presets (#19, item 4): Indiana Double Deck, the double deck to 36,
-Pepper (Midwest) and Pfeffer. Each is checked twice against its section of the article (000), quoted below: a few
+Pepper (Midwest), Pfeffer and Buck. Each is checked twice against its section of the article (000), quoted below: a few
 hands worked out by hand, then every hand the preset allows against a table written out from the text alone.
 """
 
@@ -150,14 +150,53 @@ def pfeffer(bid, pepper, tricks):
     return bidders, (6 - tricks if tricks < 6 else -5)
 
 
+# --- Buck ----------------------------------------------------------------------------------------------------------
+
+BUCK_BID = "The minimum bid is three."
+BUCK_TRICKS = "Points awarded are number of tricks taken"
+BUCK_SKUNK = (
+    "if a team takes all six tricks after calling trump, or skunking the other team, they score six plus the number "
+    "of the tricks they bid. The skunked team has the number of the winning trump bid subtracted from their score."
+)
+BUCK_SET = "(not in the text: bidders who miss their bid lose the bid, as in the other bid games; README)"
+
+BUCK_CASES = [
+    case("NS", 4, bid=3, to=(4, 2), says=BUCK_TRICKS),
+    case("EW", 5, bid=5, to=(5, 1), says=BUCK_TRICKS),
+    case("NS", 6, bid=4, to=(10, -4), says=BUCK_SKUNK),
+    case("EW", 6, bid=3, to=(9, -3), says=BUCK_SKUNK),
+    case("NS", 2, bid=4, to=(-4, 4), says=f"{BUCK_SET} {BUCK_TRICKS}"),
+    case("NS", 0, bid=3, to=(-3, 6), says=f"{BUCK_SET} {BUCK_TRICKS}"),
+]
+
+
+@pytest.mark.parametrize(TABLE_ARGS, BUCK_CASES)
+def test_buck(hand, to_makers, to_defenders, made):
+    assert_scores(PRESETS["buck"], hand, to_makers, to_defenders, made)
+
+
+def buck(bid, pepper, tricks):
+    assert pepper is None  # no pepper bid in the text
+    if tricks == 6:
+        return 6 + bid, -bid
+    return (tricks if tricks >= bid else -bid), 6 - tricks
+
+
 # --- every hand each preset allows, against the table written from its text ----------------------------------------
 
-ORACLES = {"double-deck": indiana, "double-deck-36": deck_36, "midwest-pepper": midwest, "pfeffer": pfeffer}
+ORACLES = {
+    "double-deck": indiana,
+    "double-deck-36": deck_36,
+    "midwest-pepper": midwest,
+    "pfeffer": pfeffer,
+    "buck": buck,
+}
 BIDS = {
     "double-deck": (list(range(3, 13)), []),  # "a minimum of 3"; no pepper bid in the text
     "double-deck-36": (list(range(3, 13)), []),  # "Minimum bid is 3"
     "midwest-pepper": ([4, 5, 6], ["little", "big"]),  # "minimum bid is 4 … Small and Big bids"
     "pfeffer": ([4, 5, 6], ["big"]),  # "Trump Bids are the numbers Four through Six, and Pfeffer"
+    "buck": ([3, 4, 5, 6], []),  # "The minimum bid is three"
 }
 
 
