@@ -288,6 +288,17 @@ PRESET_LABELS: dict[str, str] = {
     "pfeffer": "Pfeffer (bids 4–6, a Pfeffer 12, set back 5; to 42)",
     "buck": "Buck (bids 3–6, tricks score, all six add the bid; to 25)",
 }
+# The points a bid game is played to, as its section says: a night on the preset takes it as its points target
+# unless the organizer sets one. Bid euchre and Midwest Pepper ("Same as Pepper"): "the standard winning number is
+# 42"; Indiana Double Deck 50; the other double deck 36; Pfeffer "Game is to 42"; Buck "25 or more".
+PRESET_TARGETS: dict[str, int] = {
+    "bid-euchre": 42,
+    "double-deck": 50,
+    "double-deck-36": 36,
+    "midwest-pepper": 42,
+    "pfeffer": 42,
+    "buck": 25,
+}
 
 
 @dataclass(frozen=True)

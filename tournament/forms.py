@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from django import forms
 from django.core.exceptions import ValidationError
 
+from scoring.rules import PRESET_TARGETS
+
 from .engine import money
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
 from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Draw, Night, Player, PotLine
@@ -42,7 +44,8 @@ class NightForm(forms.ModelForm):
             "they fall behind on points; the low-score prize still goes only to players who played every game.",
         }
 
-    # Empty means the movement's own rule (winners-stay plays to 10, the others have no target); 0 means none.
+    # Empty means the movement's own rule (winners-stay plays to 10), or else the scoring preset's (a bid game's own
+    # target), or none; 0 means none.
     points_target = forms.IntegerField(
         label="A table's game ends at this many points",
         required=False,
@@ -54,7 +57,8 @@ class NightForm(forms.ModelForm):
             "max_value": "Type a number of points from 1 to 99, or 0 for no target.",
         },
         help_text=f"A table whose side reaches it is done; the bell rings for the rest. Empty: no target, except "
-        f"on a winners-stay night, which then plays to {WINNERS_STAY_TARGET} without the head table's bell. "
+        f"on a winners-stay night, which then plays to {WINNERS_STAY_TARGET} without the head table's bell, and "
+        "with a bid game's preset, which plays to its own (Indiana double deck 50, Pfeffer 42, Buck 25…). "
         "0: no target.",
     )
 
@@ -78,6 +82,8 @@ class NightForm(forms.ModelForm):
         data = super().clean()
         if data.get("points_target") is None and data.get("movement") == Night.Movement.WINNERS_STAY:
             data["points_target"], data["head_table_ends"] = WINNERS_STAY_TARGET, False
+        elif data.get("points_target") is None and data.get("scoring") in PRESET_TARGETS:
+            data["points_target"] = PRESET_TARGETS[data["scoring"]]
         elif data.get("points_target") == 0:
             data["points_target"] = None
         return data

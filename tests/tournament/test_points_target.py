@@ -54,16 +54,20 @@ def test_a_winners_stay_night_plays_to_10_by_default_and_a_progressive_night_to_
 
 
 @pytest.mark.parametrize(
-    ("movement", "typed", "target", "head"),
+    ("movement", "typed", "target", "head", "scoring"),
     [
-        ("winners-stay", "", 10, False),  # empty: the movement's own rule
-        ("winners-stay", "0", None, True),  # 0: no target
-        ("winners-stay", "15", 15, True),
-        ("progressive", "", None, True),
-        ("progressive", "11", 11, True),
+        ("winners-stay", "", 10, False, "standard"),  # empty: the movement's own rule
+        ("winners-stay", "0", None, True, "standard"),  # 0: no target
+        ("winners-stay", "15", 15, True, "standard"),
+        ("progressive", "", None, True, "standard"),
+        ("progressive", "11", 11, True, "standard"),
+        ("progressive", "", 50, True, "double-deck"),  # empty: a bid game's own target
+        ("progressive", "", 25, True, "buck"),
+        ("progressive", "0", None, True, "pfeffer"),
+        ("winners-stay", "", 10, False, "pfeffer"),  # the movement's rule first
     ],
 )
-def test_the_night_form_reads_the_target_as_its_help_says(movement, typed, target, head):
+def test_the_night_form_reads_the_target_as_its_help_says(movement, typed, target, head, scoring):
     form = NightForm(
         {
             "name": "Form night",
@@ -82,7 +86,7 @@ def test_the_night_form_reads_the_target_as_its_help_says(movement, typed, targe
             "warning_minutes": "2",
             "auto_advance": "on",
             "break_minutes": "15",
-            "scoring": "standard",
+            "scoring": scoring,
             "tie_rule": "last_hand",
             "confirm_results": "on",
             "paper": "letter",
@@ -91,6 +95,24 @@ def test_the_night_form_reads_the_target_as_its_help_says(movement, typed, targe
     )
     assert form.is_valid(), form.errors
     assert (form.cleaned_data["points_target"], form.cleaned_data["head_table_ends"]) == (target, head)
+
+
+@pytest.mark.parametrize(
+    ("scoring", "target"),
+    [
+        ("standard", None),
+        ("bid-euchre", 42),
+        ("double-deck", 50),
+        ("double-deck-36", 36),
+        ("pfeffer", 42),
+        ("buck", 25),
+    ],
+)
+def test_a_bid_game_plays_to_its_own_target_unless_the_organizer_says_otherwise(scoring, target):
+    """ "Game is to 42 points" (Pfeffer), "played to 25 or more" (Buck), to 50 (Indiana), to 36, "the standard
+    winning number is 42" (bid euchre and Midwest Pepper): the preset's target is the night's when none is given."""
+    assert services.night_create(name="Bid night", scoring=scoring).points_target == target
+    assert services.night_create(name="Own target", scoring=scoring, points_target=None).points_target is None
 
 
 def test_the_night_form_refuses_a_target_it_cannot_play_beside_the_field():

@@ -14,7 +14,7 @@ from django.utils import timezone
 from scoring import names, seeds
 from scoring import services as score_services
 from scoring.models import TableResult
-from scoring.rules import PRESETS, STANDARD, Ruleset, ScoringError
+from scoring.rules import PRESET_TARGETS, PRESETS, STANDARD, Ruleset, ScoringError
 from scoring.seats import HEAD_TABLE
 
 from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, WINNERS_STAY_TARGET, Night, Round
@@ -45,6 +45,8 @@ def night_create(*, created_by=None, **settings: Any) -> Night:
         if "points_target" not in settings:  # games to 10 at every table, not the head table's hands (README)
             night.points_target = WINNERS_STAY_TARGET
             night.head_table_ends = settings.get("head_table_ends", False)
+    elif "points_target" not in settings and night.scoring in PRESET_TARGETS:
+        night.points_target = PRESET_TARGETS[night.scoring]  # a bid game's own target (README)
     night.full_clean()
     night.save()
     return night
