@@ -1,14 +1,16 @@
 """How long closing a game and seating the next takes for a big night, and how many SQL queries it runs.
 
-Run from the project root:  .venv/bin/python bench/next_seating.py [--players 1000] [--games 6]
+Run from the project root:  .venv/bin/python bench/next_seating.py [--players 1000] [--games 6] [--wishes]
 It uses a throwaway SQLite database under a temporary folder (or DATABASE_URL if set), plays a night through the
-services, and times only `round_close` (movement, byes, and saving the next game's seats).
+services, and times only `round_close` (movement, byes, and saving the next game's seats). `--wishes` gives the
+night partner wishes: never-partner pairs for 5% of the players and two groups of equal size.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -23,6 +25,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--movement", default="progressive")
+    parser.add_argument("--wishes", action="store_true")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
@@ -39,11 +42,21 @@ def main() -> None:
 
     from tournament import game, services
     from tournament.game import table_result_submit
+    from tournament.models import Player
 
     call_command("migrate", verbosity=0)
     # Closed by hand, as the organizer's button does: a night that runs by itself would also start the next game.
     night = services.night_create(name="Benchmark", games=args.games + 1, movement=args.movement, auto_advance=False)
-    services.players_register(night=night, names=[f"Player {n}" for n in range(1, args.players + 1)])
+    names = [f"Player {n}" for n in range(1, args.players + 1)]
+    services.players_register(night=night, names=names)
+    if args.wishes:
+        Player.objects.filter(name__in=names[0::2]).update(category="red")
+        Player.objects.filter(name__in=names[1::2]).update(category="black")
+        rng = random.Random(1)
+        never = {tuple(sorted(rng.sample(names, 2))) for _ in range(args.players // 20)}
+        services.night_wishes_set(
+            night=night, never="\n".join(" & ".join(pair) for pair in sorted(never)), always="", groups="red, black"
+        )
     round_ = services.night_draw(night=night, seed=1)
     seconds, queries = [], []
     for _ in range(args.games):
@@ -56,7 +69,10 @@ def main() -> None:
             seconds.append(time.perf_counter() - started)
         queries.append(len(captured))
     tables = round_.seatings.values("table").distinct().count()
-    print(f"players={args.players} tables={tables} movement={args.movement} games timed={len(seconds)}")
+    print(
+        f"players={args.players} tables={tables} movement={args.movement} wishes={args.wishes} "
+        f"games timed={len(seconds)}"
+    )
     print(f"database={connection.vendor}")
     print(
         f"round_close seconds: median {statistics.median(seconds):.3f}  max {max(seconds):.3f}  min {min(seconds):.3f}"
