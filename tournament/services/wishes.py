@@ -27,16 +27,19 @@ GROUPS_LENGTH = 81  # Night.partner_groups
 
 def _finder(night: Night):
     """A function from a name as typed to (player id, name), or a reason it finds nobody, or more than one."""
-    people = list(
-        Entry.objects.filter(night=night, player__house=False).values_list("player_id", "player__name").order_by("id")
-    )
+    people = [
+        (player, name, names.fold(name))
+        for player, name in Entry.objects.filter(night=night, player__house=False)
+        .values_list("player_id", "player__name")
+        .order_by("id")
+    ]
 
     def find(typed: str) -> tuple[int, str]:
         folded = names.fold(typed)
         if not folded:
             raise ValueError("a name is missing")
-        for test in (lambda name: names.fold(name) == folded, lambda name: names.matches(typed, name)):
-            found = [(player, name) for player, name in people if test(name)]
+        for whole in (True, False):  # the whole name first, then a part of one
+            found = [(p, name) for p, name, key in people if (key == folded if whole else folded in key)]
             if len(found) == 1:
                 return found[0]
             if len(found) > 1:
