@@ -293,7 +293,9 @@ def _searched(
     group_of: Mapping[int, str] | None = None,
 ) -> Schedule:
     """Partnerships found game by game: a greedy matching avoiding old partners (and the `apart` pairs), then swaps
-    to remove repeats."""
+    to remove repeats. An `apart` pair left over is swapped away even at the cost of a repeated partnership: a
+    partner wish outweighs a second game with the same partner."""
+    hard = set(apart)
     partnered: set[Pair] = set(apart)
     schedule: Schedule = []
     sit_outs = (
@@ -311,9 +313,33 @@ def _searched(
                 best, best_repeats = pairs, repeats
             if not repeats:
                 break
+        if best_repeats and hard:
+            _keep_apart(best, hard, partnered, rng)
         partnered.update(_key(a, b) for a, b in best)
         schedule.append((out, best))
     return schedule
+
+
+def _keep_apart(pairs: list[Pair], hard: set[Pair], partnered: set[Pair], rng: random.Random) -> None:
+    """Swap partners between two pairs to take apart a pair that must not partner, a repeat allowed if need be
+    (one that is not a repeat preferred)."""
+    for k in [k for k, (a, b) in enumerate(pairs) if _key(a, b) in hard]:
+        a, b = pairs[k]
+        best = None
+        for j in rng.sample(range(len(pairs)), len(pairs)):
+            if j == k:
+                continue
+            c, d = pairs[j]
+            for first, second in (((a, c), (b, d)), ((a, d), (b, c))):
+                if _key(*first) in hard or _key(*second) in hard:
+                    continue
+                repeats = (_key(*first) in partnered) + (_key(*second) in partnered)
+                if best is None or repeats < best[0]:
+                    best = (repeats, j, first, second)
+            if best is not None and best[0] == 0:
+                break
+        if best is not None:
+            _, j, pairs[k], pairs[j] = best
 
 
 def _key(a: int, b: int) -> Pair:

@@ -310,3 +310,17 @@ def test_number_players_keeps_numbers_already_given():
     numbers = rotation.number_players(chart, list(range(1, 13)), wishes, 9, fixed={1: 7, 2: 8})
     assert numbers[1] == 7 and numbers[2] == 8
     assert len(set(numbers.values())) == 12
+
+
+def test_a_chart_that_cannot_keep_a_never_pair_and_its_repeats_keeps_the_wish():
+    # Twelve players, six of each group, six games: every player must partner each of the other group once, so a
+    # never pair across the groups can be kept apart only by a repeated partnership, which the chart then takes.
+    people = list(range(1, 13))
+    groups = {p: "red" if p % 2 else "black" for p in people}
+    wishes = Wishes(never=_pairs((1, 2)), groups=groups)
+    for seed in range(10):
+        numbers = rotation.number_players(rotation.Chart(12, 0, seed, False, ()), people, Wishes(), seed)
+        by_number = {numbers[p]: group for p, group in groups.items()}
+        chart = rotation.build_chart(12, 6, seed, rotation.apart_numbers(numbers, wishes), by_number)
+        assert _chart_breaches(chart, numbers, wishes) == []
+        assert rotation.chart_fairness(chart)["partner_repeats"].value >= 1
