@@ -59,8 +59,10 @@ def opening(
     by_pairs: bool = False,
     never_bye: Collection[int] = (),
     wishes: Wishes | None = None,
+    threes: bool = False,
 ) -> RoundPlan:
-    """The first game: everyone drawn into tables at random, byes if the count is not a multiple of four."""
+    """The first game: everyone drawn into tables at random, byes (or, with `threes`, tables of three at the
+    tail) if the count is not a multiple of four."""
     return plan_round(
         [],
         present=players,
@@ -69,7 +71,22 @@ def opening(
         partners={} if by_pairs else None,
         never_bye=never_bye,
         wishes=wishes,
+        threes=threes,
     )
+
+
+MIN_FOR_THREES = 6
+
+
+def table_sizes(players: int, threes: bool) -> list[int]:
+    """The game's tables, head first: fours, then (with `threes`) one to three tables of three at the tail so
+    that nobody sits out. Without `threes`, or for 5 players (no mix of fours and threes makes five), the tables
+    are fours and the rest sit out."""
+    short = (4 - players % 4) % 4 if threes else 0
+    if players < 3 * short or players < MIN_FOR_THREES:
+        short = 0
+    fours = (players - 3 * short) // 4
+    return [4] * fours + [3] * short
 
 
 def plan_round(
@@ -84,6 +101,7 @@ def plan_round(
     partnered: Mapping[frozenset[int], int] | None = None,
     wishes: Wishes | None = None,
     last: Collection[frozenset[int]] | None = None,
+    threes: bool = False,
 ) -> RoundPlan:
     """Seat the present players: the proposed tables where possible, byes for the rest.
 
@@ -92,12 +110,16 @@ def plan_round(
     to their partner. `never_bye` are house players, who only ever fill an empty seat. `partnered` counts the
     games each pair of players has partnered so far: empty seats are then filled so as to repeat as few
     partnerships as possible. `wishes` are the night's partner wishes; `last`, on a night whose movement splits
-    partners, last game's partnerships, which the pairing at a table may not repeat.
+    partners, last game's partnerships, which the pairing at a table may not repeat. `threes`: tables of three at
+    the tail take the players a table of four cannot (`table_sizes`), so nobody sits out.
     """
     players = set(present)
     if len(players) < 4:
         raise SeatingError(f"A game needs at least 4 players; {len(players)} are here.")
     by_pairs = partners is not None
+    if threes and by_pairs:
+        raise SeatingError("Fixed partners cannot play at tables of three: choose byes or a house player.")
+    sizes = table_sizes(len(players), threes)
     rng = random.Random(seed)
     wishes = wishes or Wishes()
     units = _units(players, partners or {}, rng, wishes) if by_pairs else [(p,) for p in sorted(players)]
@@ -110,6 +132,8 @@ def plan_round(
     for table in proposed:
         seat_groups: list[tuple[str, ...]] = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
         for seat_group in seat_groups:
+            if table.three and "W" in seat_group:
+                continue
             group = tuple(table.seats[seat] for seat in seat_group)
             unit = unit_of.get(group[0])
             if unit is not None and set(unit) == set(group) and unit not in placed:
@@ -118,11 +142,14 @@ def plan_round(
                 placed.add(unit)
             else:
                 seats[(table.number, tuple(seat_group))] = None
-    seats = _resize(seats, len(players) // 4, by_pairs)
+    seats = _resize(seats, len(sizes), by_pairs)
+    small = {number for number, size in enumerate(sizes, start=1) if size == 3}
+    if small or any(table.three for table in proposed):
+        seats = _to_sizes(seats, small)
 
     seated = {unit for unit in seats.values() if unit}
     waiting = [unit for unit in units if unit not in seated]
-    byes = _choose_byes(units, bye_counts, set(sat_out_last), set(never_bye), len(players), rng, by_pairs, wishes)
+    byes = _choose_byes(units, bye_counts, set(sat_out_last), set(never_bye), sum(sizes), rng, by_pairs, wishes)
     for slot, unit in seats.items():
         if unit in byes:
             seats[slot] = None
@@ -131,6 +158,10 @@ def plan_round(
     fillers = shuffled(waiting, rng)
     if len(holes) != len(fillers):
         raise FatalSeatingError(f"{len(holes)} empty seats for {len(fillers)} waiting players.")
+    # A table of three has no partnerships: its empty seats take the first of the draw, the rest are chosen below.
+    for slot in [slot for slot in holes if slot[0] in small]:
+        seats[slot] = fillers.pop(0)
+    holes = [slot for slot in holes if slot[0] not in small]
     if wishes and not by_pairs:
         _fill_by_wishes(seats, holes, fillers, wishes, partnered or {}, rng, last)
     elif by_pairs or not partnered:
@@ -284,17 +315,34 @@ def _units(players: set[int], partners: Mapping[int, int], rng: random.Random, w
 def _resize(seats: dict[Slot, Unit | None], count: int, by_pairs: bool) -> dict[Slot, Unit | None]:
     """Close the emptiest tables (the highest-numbered first among equals) or open new ones at the tail."""
     numbers = sorted({number for number, _ in seats})
+    groups: list[tuple[str, ...]] = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
     if len(numbers) > count:
-        emptiness = {n: sum(1 for (t, _), u in seats.items() if t == n and u is None) for n in numbers}
+        # A table of three's missing West counts as an empty seat: of tables with a hole, it closes first.
+        emptiness = {n: len(groups) - sum(1 for (t, _), u in seats.items() if t == n and u) for n in numbers}
         closing = set(sorted(numbers, key=lambda n: (-emptiness[n], -n))[: len(numbers) - count])
         keep = [n for n in numbers if n not in closing]
         renumber = {old: new for new, old in enumerate(keep, start=1)}
         seats = {(renumber[t], g): u for (t, g), u in seats.items() if t in renumber}
-    groups: list[tuple[str, ...]] = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
     for number in range(len({t for t, _ in seats}) + 1, count + 1):
         for group in groups:
             seats[(number, tuple(group))] = None
     return seats
+
+
+def _to_sizes(seats: dict[Slot, Unit | None], small: set[int]) -> dict[Slot, Unit | None]:
+    """Tables of three keep N, E and S: whoever the movement seated there (in seat order) fills them, a fourth
+    waits to be seated elsewhere; a table of four that was a table of three gets its West seat back, empty."""
+    result: dict[Slot, Unit | None] = {}
+    for number in sorted({t for t, _ in seats}):
+        here = [seats.get((number, (seat,))) for seat in SEATS]
+        if number in small:
+            units = [unit for unit in here if unit] + [None, None, None]
+            for seat, unit in zip(SEATS[:3], units, strict=False):
+                result[(number, (seat,))] = unit
+        else:
+            for seat, unit in zip(SEATS, here, strict=True):
+                result[(number, (seat,))] = unit
+    return result
 
 
 def _choose_byes(
@@ -302,12 +350,12 @@ def _choose_byes(
     bye_counts: Mapping[int, int],
     sat_out_last: set[int],
     never_bye: set[int],
-    present: int,
+    seats_to_fill: int,
     rng: random.Random,
     by_pairs: bool,
     wishes: Wishes,
 ) -> set[Unit]:
-    """The units that sit out this game, so that exactly four per table are seated."""
+    """The units that sit out this game, so that exactly `seats_to_fill` players are seated."""
     known = [bye_counts[p] for unit in units for p in unit if p in bye_counts]
     floor = min(known, default=0)
 
@@ -315,7 +363,6 @@ def _choose_byes(
         return max(bye_counts.get(p, floor) for p in unit)
 
     draw = {unit: index for index, unit in enumerate(shuffled(units, rng))}
-    seats_to_fill = 4 * (present // 4)
     chosen: set[Unit] = set()
     if by_pairs:
         chosen |= {unit for unit in units if len(unit) == 1}  # no partner: cannot fill a side

@@ -221,8 +221,11 @@ def settle(
     partnered = partnered or {}
     result = []
     for table in tables:
+        if table.three:
+            result.append(table)
+            continue
         four = table.players
-        now = ((table.n, table.s), (table.e, table.w))
+        now = (table.pair("NS"), table.pair("EW"))
 
         def score(option: tuple[Pair, Pair]) -> tuple[int, int]:
             return (
@@ -264,7 +267,7 @@ def _fewest_moves(table: Table, options: list[tuple[Pair, Pair]]) -> Table:
 
 def partnerships(tables: Iterable[Table]) -> list[tuple[int, Pair]]:
     """(table number, pair) for every partnership at the tables."""
-    return [(t.number, pair) for t in tables for pair in (t.pair("NS"), t.pair("EW"))]
+    return [(t.number, pair) for t in tables if not t.three for pair in (t.pair("NS"), t.pair("EW"))]
 
 
 def group_counts(players: Iterable[int], wishes: Wishes) -> Counter[str | None]:
@@ -314,7 +317,7 @@ def audit(
         if rule in ("draw", "chart"):
             return False, "the seating could have paired them otherwise"
         table = by_table[number]
-        now = ((table.n, table.s), (table.e, table.w))
+        now = (table.pair("NS"), table.pair("EW"))
         here = sum(wishes.cost(*pair) for pair in now)
         options = allowed_pairings(table.players, rule, last)
         if rule == "keep" and all(_key(*pair) in last for pair in now):
@@ -354,6 +357,9 @@ def audit(
                 forced, reason = True, "a rotation chart partners two players at most once"
             else:
                 forced, reason = False, "the seating could have paired them"
+        elif by_table[seated[a]].three:
+            table = seated[a]
+            forced, reason = True, "a table of three has no partnerships: each hand's caller plays alone"
         else:
             table = seated[a]
             forced, reason = forced_at(table) if rule != "chart" else (True, "a rotation chart partners two once")
