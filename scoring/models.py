@@ -13,7 +13,10 @@ from django.db import models
 from django.urls import reverse
 
 from . import rules
-from .seats import SEAT_CHOICES, SIDE_CHOICES
+from .seats import SEAT_CHOICES, SEAT_NAMES, SIDE_CHOICES
+from .three import THREE_SEATS
+
+THREE_WINNER_CHOICES = [(seat, f"{SEAT_NAMES[seat]} (a table of three)") for seat in THREE_SEATS]
 
 
 def extras_of(hands: Iterable[rules.Hand], ruleset: rules.Ruleset) -> dict[str, list[int]]:
@@ -55,7 +58,11 @@ class TableResult(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FINAL)
     entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.TOTALS)
     hands_played = models.PositiveSmallIntegerField(null=True, blank=True)
-    winner = models.CharField(max_length=2, choices=SIDE_CHOICES)
+    # The winning side; at a table of three, the winning seat (N, E or S).
+    winner = models.CharField(max_length=2, choices=SIDE_CHOICES + THREE_WINNER_CHOICES)
+    # A table of three (three-handed, `scoring.three`): each seat's own points, {"N": …, "E": …, "S": …}; the two
+    # sides' points are then 0. None at a table of four.
+    seat_points = models.JSONField(null=True, blank=True, default=None)
     # Each seat's loners, euchres, marches and personal bonus from the hands (`extras_of`), kept by the services
     # whenever the hands or the night's rules change, so standings never read the hands. {} for a game entered as
     # totals; None where nothing stored it (loaded fixtures): the readers then work it out from the hands.
@@ -70,7 +77,11 @@ class TableResult(models.Model):
         ordering = ["round_id", "table"]
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="result_once_per_table"),
-            models.CheckConstraint(condition=models.Q(winner__in=["NS", "EW"]), name="result_winner_valid"),
+            models.CheckConstraint(
+                condition=models.Q(winner__in=["NS", "EW"], seat_points__isnull=True)
+                | models.Q(winner__in=["N", "E", "S"], seat_points__isnull=False),
+                name="result_winner_valid",
+            ),
             models.CheckConstraint(
                 condition=models.Q(tie_break="") | models.Q(ns_points=models.F("ew_points")),
                 name="result_tie_break_only_for_ties",
@@ -78,7 +89,18 @@ class TableResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Table {self.table}, {self.round}: {self.ns_points}–{self.ew_points}"
+        return f"Table {self.table}, {self.round}: {self.score_text}"
+
+    @property
+    def three(self) -> bool:
+        return self.seat_points is not None
+
+    @property
+    def score_text(self) -> str:
+        """The score as the pages say it: "7–4", or at a table of three "N 5 · E 3 · S 2"."""
+        if self.seat_points is not None:
+            return " · ".join(f"{seat} {self.seat_points.get(seat, 0)}" for seat in THREE_SEATS)
+        return f"{self.ns_points}–{self.ew_points}"
 
 
 class Hand(models.Model):
@@ -164,6 +186,7 @@ class Submission(models.Model):
     side = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True, help_text="The side that entered it.")
     ns_points = models.SmallIntegerField()
     ew_points = models.SmallIntegerField()
+    seat_points = models.JSONField(null=True, blank=True, default=None, help_text="At a table of three.")
     last_hand_winner = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices)
     reason = models.CharField(max_length=200, blank=True)

@@ -15,10 +15,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from . import rules
+from . import rules, three
 from .ending import GameEnd
 from .models import Hand, Submission, TableResult, extras_of
-from .seats import SIDE_NAMES, SIDES, side_of
+from .seats import SEAT_NAMES, SIDE_NAMES, SIDES, side_of
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Game:
     draw_seed: int  # for the app's draw on a tied game
     bell_at: dt.datetime | None = None
     confirm_results: bool = True
+    three: bool = False  # a table of three: three-handed, each seat's own points (`scoring.three`)
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,49 @@ def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int 
         raise ValidationError({"sure": f"{unusual}: {SURE}"})
 
 
+def _check_three(
+    game: Game, seat_points: Mapping[str, int], hands_played: int | None, last_hand_winner: str | None, sure: bool
+) -> dict[str, int]:
+    """A table of three's totals, refused field by field (`n_points`, `e_points`, `s_points`) where no hands
+    allowed at this table could make them; a tie at the top under the "last hand" rule needs its winner."""
+    cap = game.end.cap
+    hands = hands_played if hands_played is not None else (game.hands_per_game if game.head else cap)
+    if not 1 <= hands <= cap:
+        raise ValidationError({"hands_played": f"Hands played must be between 1 and {cap}."})
+    points = {seat: seat_points.get(seat) for seat in three.THREE_SEATS}
+    errors = three.check_totals(points, hands)  # type: ignore[arg-type]
+    if errors:
+        raise ValidationError({f"{seat.lower()}_points": reason for seat, reason in errors.items()})
+    checked = {seat: int(value) for seat, value in points.items() if value is not None}
+    needed = three.hands_needed(checked)
+    if hands_played is None and not game.head and needed is not None and needed > game.hands_per_game and not sure:
+        more = f"These scores need more than the {game.hands_per_game} hands a game has"
+        raise ValidationError({"sure": f"{more}: {SURE}"})
+    top = max(checked.values())
+    level = [seat for seat, value in checked.items() if value == top]
+    if len(level) > 1 and game.tie_rule == "last_hand":
+        if not last_hand_winner:
+            raise ValidationError({"last_hand_winner": "The game is tied at the top: say who won the last hand."})
+        if last_hand_winner not in (*level, three.DRAWN):
+            raise ValidationError(
+                {"last_hand_winner": f"{SEAT_NAMES.get(last_hand_winner, last_hand_winner)} is not level at the top."}
+            )
+    return checked
+
+
+def _decide_three(result: TableResult, game: Game, last_hand_winner: str | None) -> None:
+    """A table of three's winner: the most points; a tie at the top by the night's rule (`three.outcome`)."""
+    assert result.seat_points is not None
+    decided = three.outcome(
+        result.seat_points,
+        tie_rule=game.tie_rule,
+        last_hand_winners=(last_hand_winner,) if last_hand_winner and last_hand_winner != three.DRAWN else (),
+        draw_seed=game.draw_seed,
+    )
+    result.winner = decided.winner
+    result.tie_break = decided.tie_break
+
+
 def _record(game: Game, **values: Any) -> Submission:
     last = (
         Submission.objects.filter(round_id=game.round_id, table=game.table)
@@ -161,8 +205,9 @@ def _totals_stored(
     game: Game,
     result: TableResult | None,
     *,
-    ns_points: int,
-    ew_points: int,
+    ns_points: int = 0,
+    ew_points: int = 0,
+    seat_points: Mapping[str, int] | None = None,
     last_hand_winner: str | None = None,
     hands_played: int | None = None,
     expected_version: int | None = None,
@@ -175,9 +220,19 @@ def _totals_stored(
     take_over: bool = False,
     sure: bool = False,
 ) -> tuple[TableResult, Submission]:
-    """`total_store` for a result row the caller has locked already (None: none yet); the result and the entry."""
+    """`total_store` for a result row the caller has locked already (None: none yet); the result and the entry.
+
+    At a table of three the totals are `seat_points` (N, E, S), checked against what its hands can make."""
     table = game.table
-    _check_totals(game, ns_points, ew_points, hands_played, sure)
+    if game.three != (seat_points is not None):
+        raise ValidationError(
+            {"__all__": f"Table {table} has {'three' if game.three else 'four'} players: reload the page."}
+        )
+    if seat_points is not None:
+        seat_points = _check_three(game, seat_points, hands_played, last_hand_winner, sure)
+        ns_points = ew_points = 0
+    else:
+        _check_totals(game, ns_points, ew_points, hands_played, sure)
     hands = result.hands.count() if result is not None and result.entry == TableResult.Entry.HANDS else 0
     if hands and result is not None and not (reason or take_over):
         raise ValidationError(
@@ -194,7 +249,7 @@ def _totals_stored(
                 "entered since this form was opened. Check it before changing it."
             }
         )
-    before = f"{result.ns_points}–{result.ew_points}" if result else ""
+    before = result.score_text if result else ""
     if hands:
         before += f" after {hands} hand{'s' if hands != 1 else ''} entered at the table"
         reason = reason or "the keeper took over from hand-by-hand entry"
@@ -205,11 +260,15 @@ def _totals_stored(
     if result.entry == TableResult.Entry.HANDS and result.pk:
         result.hands.all().delete()  # a correction of a hand-by-hand game replaces its hands by the total
     result.ns_points, result.ew_points = ns_points, ew_points
+    result.seat_points = dict(seat_points) if seat_points is not None else None
     result.hands_played = hands_played
     result_extras_refresh(result, [], game.ruleset)  # no hands: nothing but the team score
     result.entry = TableResult.Entry.TOTALS
     result.status = TableResult.Status.FINAL
-    _decide(result, game, last_hand_winner)
+    if seat_points is not None:
+        _decide_three(result, game, last_hand_winner)
+    else:
+        _decide(result, game, last_hand_winner)
     result.entered_by = user if getattr(user, "is_authenticated", False) else None
     # The fields' own checks; the round is locked and the constraints are the database's to enforce (checking
     # them here too cost six statements on every score).
@@ -223,6 +282,7 @@ def _totals_stored(
         side=side,
         ns_points=ns_points,
         ew_points=ew_points,
+        seat_points=result.seat_points,
         last_hand_winner=last_hand_winner or "",
         status=Submission.Status.CONFIRMED if confirmed_by else Submission.Status.APPLIED,
         reason=reason,
@@ -369,6 +429,10 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
     The head table plays exactly its hands a game; another table up to the cap.
     """
     table = game.table
+    if game.three:
+        raise ValidationError(
+            {"__all__": f"Table {table} is a table of three: its game goes in as each player's points, at the desk."}
+        )
     result = _hand_result(game)
     if result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {table}'s game is over: no more hands. Undo the last to correct it."})

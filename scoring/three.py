@@ -31,6 +31,8 @@ from dataclasses import dataclass
 
 THREE_SEATS: tuple[str, ...] = ("N", "E", "S")
 TRICKS = 5
+# "Who won the last hand?" at a tie between the top two, when the answer is both (they defended it) or neither.
+DRAWN = "draw"
 
 
 class ThreeError(ValueError):

@@ -40,6 +40,9 @@ class NightForm(forms.ModelForm):
             "minutes_per_game": "The timer's bell. Leave empty when the head table's last hand (or a points target) "
             "ends the game.",
             "numbering": "Rotation charts only: how the numbers on the chart go to players as they arrive.",
+            "fill": "Tables of three: 13 players play 4 + 3 + 3 + 3, 14 play 4 + 4 + 3 + 3, 15 play 4 + 4 + 4 + 3; "
+            "each hand's caller plays alone against the other two and everyone keeps their own score (the keeper "
+            "types each player's points at the desk). Not with fixed partners or a rotation chart.",
             "bye_credit": "When the players are not a multiple of four, some sit out each game. With “nothing”, "
             "they fall behind on points; the low-score prize still goes only to players who played every game.",
         }

@@ -29,8 +29,11 @@ from scoring import rules
 from scoring import services as record
 from scoring.models import Submission, TableResult
 from scoring.seats import HEAD_TABLE, SIDE_NAMES, other_side, side_of
+from scoring.three import THREE_SEATS
 
 from . import dispatch, services
+from .engine.movements import Outcome
+from .engine.types import Table
 from .models import Action, Cause, CodeMiss, Entry, Night, Round, RoundEvent, Seating
 
 # Wrong confirmation codes a table may type in one game; after that only the keeper enters its score. With four
@@ -147,8 +150,18 @@ def _finals(round_: Round):
     return TableResult.objects.filter(round=round_, status=TableResult.Status.FINAL).order_by()
 
 
-def _winners(round_: Round) -> dict[int, str]:
-    return dict(_finals(round_).values_list("table", "winner"))
+def _winners(round_: Round, tables: list[Table]) -> dict[int, Outcome]:
+    """What each table's game left for the movement: the winning side, or at a table of three its players from
+    the winner down (the others by points, seat order among equals)."""
+    seated = {table.number: table.seats for table in tables}
+    outcomes: dict[int, Outcome] = {}
+    for table, winner, seat_points in _finals(round_).values_list("table", "winner", "seat_points"):
+        if seat_points is None:
+            outcomes[table] = winner
+        elif table in seated:
+            rest = sorted((seat for seat in THREE_SEATS if seat != winner), key=lambda seat: -seat_points[seat])
+            outcomes[table] = tuple(seated[table][seat] for seat in (winner, *rest) if seat in seated[table])
+    return outcomes
 
 
 def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
@@ -160,7 +173,7 @@ def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
     if not round_.open:
         raise ValidationError({"round": f"Game {round_.number} has not started yet."})
     tables = services.round_tables(round_)
-    winners = _winners(round_)
+    winners = _winners(round_, tables)
     missing = [table.number for table in tables if table.number not in winners]
     if missing:
         label = "Table" if len(missing) == 1 else "Tables"
@@ -454,8 +467,9 @@ def table_result_submit(
     *,
     round_: Round,
     table: int,
-    ns_points: int,
-    ew_points: int,
+    ns_points: int = 0,
+    ew_points: int = 0,
+    seat_points: dict[str, int] | None = None,
     last_hand_winner: str | None = None,
     hands_played: int | None = None,
     expected_version: int | None = None,
@@ -469,7 +483,8 @@ def table_result_submit(
     take_over: bool = False,
     sure: bool = False,
 ) -> TableResult:
-    """Record one table's game from its two totals (the keeper's desk, the organizer's form, a paper sheet).
+    """Record one table's game from its two totals (the keeper's desk, the organizer's form, a paper sheet), or
+    at a table of three from its three players' points (`seat_points`, N, E and S).
 
     See `scoring.services.total_store`. After the game is closed a change is a correction: it needs a `reason`,
     and the seating already played stays. `take_over`: the keeper replaces a table's hand-by-hand entry.
@@ -483,6 +498,7 @@ def table_result_submit(
         game,
         ns_points=ns_points,
         ew_points=ew_points,
+        seat_points=seat_points,
         last_hand_winner=last_hand_winner,
         hands_played=hands_played,
         expected_version=expected_version,

@@ -81,6 +81,7 @@ class Night(models.Model):
     class Fill(models.TextChoices):
         BYES = "byes", "Byes: players take turns sitting out"
         HOUSE = "house", "A house player fills the empty seats"
+        THREES = "threes", "Tables of three at the tail: nobody sits out (three-handed, each player for themselves)"
 
     class ByeCredit(models.TextChoices):
         NONE = "none", "Nothing"
@@ -289,6 +290,9 @@ class Night(models.Model):
             parse_groups(self.partner_groups)
         except ValueError as error:
             errors["partner_groups"] = str(error)
+        if self.fill == self.Fill.THREES and self.movement in (self.Movement.FIXED_PARTNERS, self.Movement.ROTATION):
+            how = "partners stay together" if self.movement == self.Movement.FIXED_PARTNERS else "the chart is of fours"
+            errors["fill"] = f"Tables of three do not go with this movement ({how}): choose byes or a house player."
         if errors:
             raise ValidationError(errors)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import rules
+from scoring import rules, three
 from scoring.ending import GameEnd
 from scoring.models import TableResult
 
@@ -41,6 +41,7 @@ def simulate(
     money: Mapping[str, Any] | None = None,
     never_share: float = 0.0,
     two_groups: bool = False,
+    fill: str = "byes",
 ) -> Night:
     """Play a night with random legal hands; a failure leaves nothing behind.
 
@@ -56,6 +57,9 @@ def simulate(
     Partner wishes: `never_share` of the players (at least one pair when above 0) are drawn into never-partner
     pairs, and `two_groups` gives the players two groups of equal size ("red" and "black", by category) and the
     rule that every partnership is one of each.
+
+    `fill` is the night's answer to a head count that is not a multiple of four: byes, a house player, or tables
+    of three ("threes"), whose random three-handed hands go in as each player's points at the desk.
     """
     rng = random.Random(seed)
     settings: dict = {}
@@ -70,6 +74,7 @@ def simulate(
         hands_per_game=hands,
         scoring=scoring,
         auto_advance=False,  # the rehearsal closes each game itself, so arrivals can join the very next one
+        fill=fill,
         **settings,
     )
     ruleset = rules.Ruleset.from_dict(night.rules)
@@ -100,8 +105,11 @@ def simulate(
                 services.entry_set_active(entry=entry, active=False)
         round_.refresh_from_db()
         game.round_start(round_=round_)
-        tables = sorted(set(round_.seatings.values_list("table", flat=True)))
-        played = {table: _play(rng, end, ruleset, hands, bell_after) for table in tables}
+        sizes: dict[int, int] = {}
+        for table in round_.seatings.values_list("table", flat=True):
+            sizes[table] = sizes.get(table, 0) + 1
+        threes = {table: _play_three(rng, end, hands, bell_after) for table, size in sizes.items() if size == 3}
+        played = {table: _play(rng, end, ruleset, hands, bell_after) for table in sorted(sizes) if table not in threes}
         if entry == "hands":
             _enter_hands(round_, played, end, bell_after)
         else:
@@ -115,6 +123,8 @@ def simulate(
                     last_hand_winner=scores[-1].winner,
                 )
             round_.refresh_from_db()
+        for table, three_hands in threes.items():
+            _enter_three(round_, table, three_hands)
         round_ = _close(round_, end)
     night.refresh_from_db()
     return night
@@ -137,6 +147,45 @@ def _play(
         if end.reached(ns, ew):
             break
     return played
+
+
+def _play_three(rng: random.Random, end: GameEnd, hands: int, bell_after: int | None) -> list[three.ThreeHand]:
+    """The hands a table of three plays: random callers, tricks and loners, until a player reaches the target or
+    the bell."""
+    most = hands if end.head_table else end.cap
+    if bell_after is not None:
+        most = min(most, bell_after)
+    played: list[three.ThreeHand] = []
+    totals = dict.fromkeys(three.THREE_SEATS, 0)
+    for _ in range(most):
+        hand = three.ThreeHand(
+            rng.choice(three.THREE_SEATS), rng.choice((0, 1, 2, 3, 3, 3, 4, 4, 5)), rng.random() < 0.1
+        )
+        played.append(hand)
+        for seat, points in three.score_hand(hand).items():
+            totals[seat] += points
+        if end.target is not None and max(totals.values()) >= end.target:
+            break
+    return played
+
+
+def _enter_three(round_: Round, table: int, hands: list[three.ThreeHand]) -> None:
+    """A table of three's game at the desk: each player's points, the hands it played, the last hand's winner."""
+    totals = dict.fromkeys(three.THREE_SEATS, 0)
+    for hand in hands:
+        for seat, points in three.score_hand(hand).items():
+            totals[seat] += points
+    last = three.hand_winners(hands[-1]) if hands else ()
+    top = max(totals.values())
+    level = [seat for seat in last if totals[seat] == top]
+    table_result_submit(
+        round_=round_,
+        table=table,
+        seat_points=totals,
+        hands_played=len(hands) or None,
+        # A tie at the top the last hand does not settle (it went to both tied players, or to neither) is drawn.
+        last_hand_winner=level[0] if len(level) == 1 else three.DRAWN,
+    )
 
 
 def _enter_hands(round_: Round, played: Mapping[int, list[PlayedHand]], end: GameEnd, bell_after: int | None) -> None:
@@ -162,8 +211,11 @@ def _close(round_: Round, end: GameEnd):
     """Close the game as a night that runs by itself would: after the bell, or, every table at its target, at
     once (the rehearsal runs with auto-advance off, so arrivals can join the next game)."""
     round_.refresh_from_db()
-    scores = TableResult.objects.filter(round=round_).values_list("ns_points", "ew_points")
-    if round_.bell_at is None and all(end.reached(ns, ew) for ns, ew in scores):
+    scores = TableResult.objects.filter(round=round_).values_list("ns_points", "ew_points", "seat_points")
+    if round_.bell_at is None and all(
+        end.reached(ns, ew) if three is None else end.target is not None and max(three.values()) >= end.target
+        for ns, ew, three in scores
+    ):
         return game.round_close(round_=round_, reason=Cause.ALL_DONE)
     return game.round_close(round_=round_)
 

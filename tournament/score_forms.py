@@ -6,6 +6,8 @@ from django import forms
 
 from scoring import rules
 from scoring.models import Season
+from scoring.seats import SEAT_NAMES
+from scoring.three import DRAWN, THREE_SEATS
 from tournament.models import Night
 
 POINT_ERRORS = {
@@ -31,10 +33,44 @@ class ScoreForm(forms.Form):
     version = forms.IntegerField(required=False, widget=forms.HiddenInput())
     sure = forms.BooleanField(label="yes, that is the score", required=False)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, three: dict[str, str] | None = None, **kwargs):
+        """`three`: the table is a table of three, seat -> player name: a box for each player's own points."""
         super().__init__(*args, **kwargs)
-        for name in ("ns_points", "ew_points"):
+        self.three = three is not None
+        if three is not None:
+            del self.fields["ns_points"], self.fields["ew_points"]
+            for seat in THREE_SEATS:
+                self.fields[f"{seat.lower()}_points"] = forms.IntegerField(
+                    label=three.get(seat) or SEAT_NAMES[seat],
+                    min_value=0,
+                    max_value=999,
+                    error_messages=POINT_ERRORS,
+                    widget=forms.TextInput(),
+                )
+            self.fields["last_hand_winner"].choices = [
+                ("", "—"),
+                *((seat, three.get(seat) or SEAT_NAMES[seat]) for seat in THREE_SEATS),
+                (DRAWN, "both or neither: a draw"),
+            ]
+            self.fields["last_hand_winner"].label = "If level at the top, who won the last hand?"
+        for name in self.point_names:
             self.fields[name].widget.attrs.update({"inputmode": "numeric", "autocomplete": "off", "size": 3})
+
+    @property
+    def point_names(self) -> list[str]:
+        return [f"{seat.lower()}_points" for seat in THREE_SEATS] if self.three else ["ns_points", "ew_points"]
+
+    @property
+    def point_fields(self) -> list:
+        """The score's boxes, in order: N–S and E–W, or each player's at a table of three."""
+        return [self[name] for name in self.point_names]
+
+    def points(self) -> dict:
+        """The totals as `game.table_result_submit` takes them (after is_valid)."""
+        data = self.cleaned_data
+        if self.three:
+            return {"seat_points": {seat: data[f"{seat.lower()}_points"] for seat in THREE_SEATS}}
+        return {"ns_points": data["ns_points"], "ew_points": data["ew_points"]}
 
 
 class RulesForm(forms.Form):
@@ -115,6 +151,9 @@ class FinishForm(forms.Form):
     ew_code = code_field("A code from E–W")
 
 
+SIDE_BOXES = {"ns_points": "N–S", "ew_points": "E–W"}
+
+
 class DeskForm(ScoreForm):
     """A keeper's line for one table: the totals, and after the game closed, why it changes."""
 
@@ -123,8 +162,8 @@ class DeskForm(ScoreForm):
 
     def __init__(self, *args, closed: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, side in (("ns_points", "N–S"), ("ew_points", "E–W")):
-            self.fields[name].widget.attrs["placeholder"] = side  # the boxes say which is which on a phone
+        for name in self.point_names:  # the boxes say which is which (a first name fits a box at a table of three)
+            self.fields[name].widget.attrs["placeholder"] = SIDE_BOXES.get(name) or self.fields[name].label.split()[0]
         if closed:
             self.fields["reason"] = forms.CharField(
                 label="Why the change (the game is closed)",

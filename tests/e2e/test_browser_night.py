@@ -65,21 +65,29 @@ def game_over(phone, codes: dict[str, str]) -> None:
     phone.wait_for_selector("#hand-panel .done-note")
 
 
-def test_a_whole_night_in_the_browser(live_server, browser, django_user_model, settings):
+def new_night(live_server, browser, django_user_model, settings, name: str, **choices: str):
+    """The organizer logged in at projector size, a new two-game night made from the form (`choices`: a select's
+    id -> the option), its page open: the page."""
     # The test's server listens on this machine only: the address phones use is its own (at a venue, the run
     # command's server listens on the Wi-Fi too, and the laptop's Wi-Fi address is the one printed).
     settings.PHONE_URL = live_server.url
     django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
-    base = live_server.url
     desk = browser.new_page(viewport={"width": 1920, "height": 1080})
-    desk.goto(f"{base}/")
+    desk.goto(f"{live_server.url}/")
     desk.fill("#id_username", "organizer")
     desk.fill("#id_password", "euchre-night-1")
     desk.click("button.primary")
     desk.click("text=New night")
-    desk.fill("#id_name", "Browser night")
+    desk.fill("#id_name", name)
     desk.fill("#id_games", "2")
+    for select, option in choices.items():
+        desk.select_option(f"#id_{select}", option)
     desk.click("text=Create the night")
+    return desk
+
+
+def test_a_whole_night_in_the_browser(live_server, browser, django_user_model, settings):
+    desk = new_night(live_server, browser, django_user_model, settings, "Browser night")
     desk.fill("#id_names", NAMES)
     desk.click("text=Add everyone")
     desk.wait_for_selector("text=16 checked in")

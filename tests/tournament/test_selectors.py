@@ -67,6 +67,7 @@ def test_night_record_matches_the_documented_shape():
     assert record["night"].pop("rules") == STANDARD.as_dict()
     assert record["night"] == {
         "movement": "progressive",
+        "fill": "byes",
         "rounds": 3,
         "hands_per_round": 8,
         "head_table_ends": True,
@@ -81,7 +82,8 @@ def test_night_record_matches_the_documented_shape():
     assert {r["ended_by"] for r in record["rounds"]} == {"head_table"}  # its hand 8 rang each game's bell
     assert record["rounds"][0]["ended"] == "the head table's hand 8"
     table = record["rounds"][0]["tables"][0]
-    assert set(table) == {"table", "seats", "hands", "score", "winner", "tie_break"}
+    assert set(table) == {"table", "seats", "three", "hands", "score", "winner", "tie_break"}
+    assert table["three"] is False
     assert len(table["hands"]) == 8
     assert table["score"]["NS"] == sum(hand["points"]["NS"] for hand in table["hands"])
     totals = {row["player"]: row["total"] for row in record["standings"]}

@@ -84,6 +84,7 @@ from .tables import (
     table_history,
     table_stamp,
     tables_changed_since,
+    three_score,
 )
 from .wishes import BreachLine, WishReport, night_wishes
 from .wishes import breaches as wish_breaches
@@ -167,6 +168,7 @@ __all__ = [
     "table_stamp",
     "tables_changed_since",
     "tables_without_links",
+    "three_score",
     "waiting_named",
     "waitlist_place",
     "wish_breaches",

@@ -33,6 +33,18 @@ class TableView:
     def by_hands(self) -> bool:
         return self.result is not None and self.result.entry == TableResult.Entry.HANDS
 
+    @property
+    def three(self) -> bool:
+        """A table of three (three-handed: each player for themselves)."""
+        return len(self.seats) == 3 and "W" not in self.seats
+
+    @property
+    def winner_name(self) -> str:
+        """Who won: the side ("North–South"), or at a table of three the player."""
+        if self.result is None:
+            return ""
+        return self.seats.get(self.result.winner, "?") if self.three else self.result.get_winner_display()
+
 
 @dataclass
 class RoundView:
@@ -137,7 +149,8 @@ def seat_finder(round_: Round) -> list[SeatFinder]:
             table=s.table,
             seat=s.seat,
             seat_name=SEAT_NAMES[s.seat],
-            partner=by_place[(s.table, PARTNER_SEAT[s.seat])],
+            # A table of three (no West) has no partners: each hand's caller plays alone against the other two.
+            partner=by_place[(s.table, PARTNER_SEAT[s.seat])] if (s.table, "W") in by_place else "",
         )
         for s in seatings
         if not s.player.house
@@ -158,10 +171,12 @@ class FairnessRow:
     byes: int
     partners_again: dict[str, int]  # partner -> games together, where more than once
     opponents_again: dict[str, int]  # opponent -> games against, where more than twice
+    at_three: int = 0  # games at a table of three
 
 
 def fairness(night: Night) -> list[FairnessRow]:
-    """For each player: games at the head table, byes, partners met more than once, opponents more than twice.
+    """For each player: games at the head table, byes, games at a table of three, partners met more than once,
+    opponents more than twice.
 
     Every game seated so far counts, the current one included (three queries).
     """
@@ -176,6 +191,7 @@ def fairness(night: Night) -> list[FairnessRow]:
         byes[player] = byes.get(player, 0) + 1
     games = {player: 0 for player in names}
     head = {player: 0 for player in names}
+    at_three = {player: 0 for player in names}
     partners: dict[int, dict[int, int]] = {player: {} for player in names}
     opponents: dict[int, dict[int, int]] = {player: {} for player in names}
     for (_, table), seats in tables.items():
@@ -184,10 +200,12 @@ def fairness(night: Night) -> list[FairnessRow]:
                 continue  # a house player
             games[player] += 1
             head[player] += table == 1
-            partner = seats.get(PARTNER_SEAT[seat])
+            three = "W" not in seats  # a table of three: no partner, the other two are opponents
+            at_three[player] += three
+            partner = None if three else seats.get(PARTNER_SEAT[seat])
             if partner is not None:
                 partners[player][partner] = partners[player].get(partner, 0) + 1
-            for other in (seats.get(s) for s in SEATS if s not in (seat, PARTNER_SEAT[seat])):
+            for other in (seats.get(s) for s in SEATS if s != seat and (three or s != PARTNER_SEAT[seat])):
                 if other is not None:
                     opponents[player][other] = opponents[player].get(other, 0) + 1
 
@@ -206,6 +224,7 @@ def fairness(night: Night) -> list[FairnessRow]:
                 byes=byes.get(player, 0),
                 partners_again=named(partners[player], 1),
                 opponents_again=named(opponents[player], 2),
+                at_three=at_three[player],
             )
             for player, name in names.items()
         ),

@@ -108,7 +108,9 @@ def read_phone_room(night_id: int) -> PhoneRoom | None:
         if mine is None:
             return SeatFinder(name, 0, "", "sits out this game", "") if player in byes[round_.pk] else None
         table, seat = mine
-        partner = names.get((round_.pk, table, PARTNER_SEAT[seat]), "")
+        # A table of three (no West) has no partners.
+        three = (round_.pk, table, "W") not in names
+        partner = "" if three else names.get((round_.pk, table, PARTNER_SEAT[seat]), "")
         return SeatFinder(name, table, seat, SEAT_NAMES[seat], partner)
 
     places = {

@@ -10,6 +10,15 @@ from .standings import night_standings
 from .wishes import breaches
 
 
+def _score(result: TableResult | None) -> dict[str, int] | None:
+    """A result's points: by side, or at a table of three by seat."""
+    if result is None:
+        return None
+    if result.seat_points is not None:
+        return dict(result.seat_points)
+    return {"NS": result.ns_points, "EW": result.ew_points}
+
+
 def night_record(night: Night) -> dict:
     """The whole night as plain data: settings, players, every round's tables and hands, standings.
 
@@ -42,7 +51,9 @@ def night_record(night: Night) -> dict:
             tables.append(
                 {
                     "table": table,
-                    "seats": {seat: by_seat[seat] for seat in ("N", "E", "S", "W")},
+                    # A table of three has no West.
+                    "seats": {seat: by_seat[seat] for seat in ("N", "E", "S", "W") if seat in by_seat},
+                    "three": "W" not in by_seat,
                     "hands": [
                         {
                             "dealer": hand.dealer,
@@ -59,7 +70,8 @@ def night_record(night: Night) -> dict:
                         }
                         for hand in (result.hands.all() if result else [])
                     ],
-                    "score": {"NS": result.ns_points, "EW": result.ew_points} if result else None,
+                    # At a table of three each player's own points, by seat.
+                    "score": _score(result),
                     "winner": result.winner if result else None,
                     "tie_break": (result.tie_break or None) if result else None,
                 }
@@ -81,6 +93,7 @@ def night_record(night: Night) -> dict:
     return {
         "night": {
             "movement": night.movement,
+            "fill": night.fill,  # not a multiple of four: byes, a house player, or tables of three
             "rounds": night.games,
             "hands_per_round": night.hands_per_game,
             "head_table_ends": night.head_table_ends,

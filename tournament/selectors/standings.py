@@ -14,6 +14,7 @@ from django.db import connections
 from scoring import prizes, rules
 from scoring import standings as standings_core
 from scoring.models import Hand, TableResult, extras_of
+from scoring.three import THREE_SEATS, best_other
 from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Bye, Draw, Entry, Night, Round, Seating
 
@@ -143,6 +144,7 @@ class NightRows:
     )  # a tie's draw: prize -> (level, drawn)
     seats: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)  # (game, table) -> seat -> player
     results: dict[tuple[int, int], tuple[int, int, str]] = field(default_factory=dict)  # N-S, E-W, winner
+    threes: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)  # a table of three: seat -> points
     extras: dict[tuple[int, int], dict[str, rules.Extras]] = field(default_factory=dict)  # by seat
     byes: list[tuple[int, int]] = field(default_factory=list)  # (player, game), in the order they were stored
     # Substitutes whose games go on the tally of the player they replaced (the night's "card" rule): sub -> them.
@@ -197,12 +199,24 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
     wanted = {pk for pk in ids if extras or _bonus_possible(rulesets[pk])}
     made: dict[tuple, rules.Extras] = {}  # one Extras for each distinct set of numbers
     unknown: dict[int, tuple[int, int, int]] = {}  # results with no extras stored -> (night, game, table)
-    for pk, night_id, number, table, ns, ew, winner, stored in _fetch(
+    for pk, night_id, number, table, ns, ew, winner, stored, three in _fetch(
         TableResult.objects.filter(round__night_id__in=ids, round__status=closed)
         .order_by()
-        .values_list("pk", "round__night_id", "round__number", "table", "ns_points", "ew_points", "winner", "extras")
+        .values_list(
+            "pk",
+            "round__night_id",
+            "round__number",
+            "table",
+            "ns_points",
+            "ew_points",
+            "winner",
+            "extras",
+            "seat_points",
+        )
     ):
         night_rows = rows[night_id]
+        if three is not None:  # a table of three: each seat's own points
+            night_rows.threes[(number, table)] = json.loads(three) if isinstance(three, str) else three
         night_rows.results[(number, table)] = (ns, ew, winner)
         if night_id not in wanted:
             continue
@@ -369,10 +383,13 @@ def _seat_tallies(rows: NightRows) -> Iterator[_SeatTally]:
         ns, ew, winner = result
         number, table = key
         extras = all_extras.get(key)
+        three = rows.threes.get(key)
         for seat, player in seats.items():
             if player not in players:
                 continue
-            if seat in _NORTH_SOUTH:
+            if three is not None:  # each player's own points; "conceded": the better of the other two's
+                points, conceded, won = three.get(seat, 0), best_other(three, seat), winner == seat
+            elif seat in _NORTH_SOUTH:
                 points, conceded, won = ns, ew, winner == "NS"
             else:
                 points, conceded, won = ew, ns, winner == "EW"
@@ -381,6 +398,12 @@ def _seat_tallies(rows: NightRows) -> Iterator[_SeatTally]:
 
 
 _NORTH_SOUTH = frozenset(rules.SEATS_OF["NS"])
+# What a tally card says in the partner column for a game at a table of three.
+THREE_HANDED = "three-handed"
+_THREE_OPPONENTS: dict[str, tuple[str, str]] = {
+    seat: tuple(other for other in THREE_SEATS if other != seat)  # type: ignore[misc]
+    for seat in THREE_SEATS
+}
 
 
 def _bye_credit(night: Night, own_total: int, own_count: int, game_total: int, game_count: int) -> int:
@@ -443,6 +466,8 @@ def _lines(rows: NightRows) -> dict[int, list[_Line]]:
             player, number, table, seat, tally, points, conceded, won, earned = seat_tally
             seats = rows.seats[(number, table)]
             _, partner, opponents = _SEATS[seat]
+            if (number, table) in rows.threes:  # no partner at a table of three: the other two are opponents
+                partner, opponents = "", _THREE_OPPONENTS[seat]
             sat_with, sat_against = seats.get(partner), tuple(seats[s] for s in opponents if s in seats)
             line = _Line(
                 player,
@@ -496,7 +521,7 @@ def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
     meetings = []
     for key, seats in rows.seats.items():
         result = rows.results.get(key)
-        if result is None:
+        if result is None or key in rows.threes:  # head-to-head compares sides: a table of three has none
             continue
         ns, ew, winner = result
         sides = tuple(
@@ -524,7 +549,9 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
                     round=line.round,
                     table=line.table,
                     seat=line.seat,
-                    partner=rows.names.get(line.partner, "") if line.partner else "",
+                    partner=rows.names.get(line.partner, "")
+                    if line.partner
+                    else (THREE_HANDED if (line.round, line.table) in rows.threes else ""),
                     opponents=tuple(rows.names.get(p, "?") for p in line.opponents),
                     points=line.team_points,
                     conceded=line.conceded,

@@ -164,6 +164,19 @@ class DeskRow:
     result: TableResult | None
     waiting: list[Submission]  # drafts and disputes typed at the table
     status: DeskState
+    three: dict[str, str] | None = None  # a table of three: seat -> name (`ns` and `ew` then say who is where)
+
+    @property
+    def winner_name(self) -> str:
+        """Who won a table of three's game (empty at a table of four)."""
+        if self.three is None or self.result is None:
+            return ""
+        return self.three.get(self.result.winner, "?")
+
+    @property
+    def three_score(self) -> str:
+        """A table of three's score with the players' names: "Ann 5 · Bob 3 · Cy 2"."""
+        return three_score(self.three or {}, self.result)
 
     @property
     def label(self) -> str:
@@ -177,6 +190,15 @@ class DeskRow:
         if self.status == DeskState.PLAYING:
             return f"hands being entered ({self.result.hands_played if self.result else 0})"
         return "missing"
+
+
+def three_score(seats: dict[str, str], result: TableResult | None) -> str:
+    """A table of three's game, each player's name and points, the winner first ("" when it has no score)."""
+    if result is None or result.seat_points is None:
+        return ""
+    points, winner = result.seat_points, result.winner
+    order = sorted(points, key=lambda seat: (seat != winner, -points[seat]))
+    return " · ".join(f"{seats.get(seat, seat)} {points[seat]}" for seat in order)
 
 
 def desk_rows(round_: Round) -> list[DeskRow]:
@@ -203,6 +225,19 @@ def desk_rows(round_: Round) -> list[DeskRow]:
             status = DeskState.PLAYING
         else:
             status = DeskState.MISSING
+        if "W" not in seats:  # a table of three: no sides, three players each for themselves
+            rows.append(
+                DeskRow(
+                    table,
+                    f"{seats.get('N', '?')}, {seats.get('E', '?')}",
+                    seats.get("S", "?"),
+                    result,
+                    [],
+                    status,
+                    seats,
+                )
+            )
+            continue
         rows.append(
             DeskRow(
                 table=table,

@@ -17,7 +17,7 @@ from scoring.models import TableResult
 from scoring.rules import PRESET_TARGETS, PRESETS, STANDARD, Ruleset, ScoringError
 from scoring.seats import HEAD_TABLE
 
-from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, WINNERS_STAY_TARGET, Night, Round
+from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, WINNERS_STAY_TARGET, Night, Round, Seating
 
 
 def clean_name(name: str) -> str:
@@ -142,6 +142,9 @@ def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> sc
         draw_seed=seeds.tied_game(night.seed, round_.number, table),
         bell_at=round_.bell_at,
         confirm_results=night.confirm_results,
+        # A table of three (only a night that seats them asks): one statement.
+        three=night.fill == Night.Fill.THREES
+        and not Seating.objects.filter(round=round_, table=table, seat="W").exists(),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -15,7 +15,7 @@ from scoring.models import TableLink, TableResult
 
 from .. import charts
 from ..engine import roster, rotation
-from ..engine.movements import KEEPS_PARTNERS, MOVEMENTS, WISH_RULES
+from ..engine.movements import KEEPS_PARTNERS, MOVEMENTS, WISH_RULES, Outcome
 from ..engine.types import SeatingError, Table
 from ..engine.wishes import last_partnerships
 from ..models import Action, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
@@ -25,6 +25,8 @@ from .nights import lock_night
 
 
 def _house_needed(night: Night, real: int) -> int:
+    if night.fill == Night.Fill.THREES and night.movement not in KEEPS_PARTNERS:
+        return 0  # tables of three take the players a table of four cannot
     if night.fill == Night.Fill.HOUSE:
         return (-real) % 4
     if night.movement in KEEPS_PARTNERS:
@@ -140,6 +142,7 @@ def _plan(night: Night, number: int, proposed: list[Table], previous: Round | No
             partnered=partnered,
             wishes=wishes,
             last=last_partnerships(round_tables(previous)) if split and previous is not None else None,
+            threes=night.fill == Night.Fill.THREES,
         )
     except SeatingError as error:
         raise ValidationError({"round": str(error)}) from error
@@ -204,7 +207,7 @@ def round_tables(round_: Round) -> list[Table]:
     return [Table.from_seats(number, seats) for number, seats in sorted(by_table.items())]
 
 
-def round_seat_next(round_: Round, *, tables: list[Table], winners: dict[int, str]) -> Round:
+def round_seat_next(round_: Round, *, tables: list[Table], winners: Mapping[int, Outcome]) -> Round:
     """Seat the game after `round_` (locked, just closed) by the night's movement from each table's winners.
 
     Called only by the game's life (`tournament.game.close`), which records the move.

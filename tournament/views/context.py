@@ -13,18 +13,27 @@ from ..models import Night
 
 
 def score_form(table, *, data=None) -> ScoreForm:
+    """The night page's score form for one table (`selectors.TableView`): two sides, or a table of three's
+    three players."""
     result = table.result
     initial = (
         {
-            "ns_points": result.ns_points,
-            "ew_points": result.ew_points,
+            **result_points(result),
             "version": result.version,
             "last_hand_winner": result.winner if result.tie_break == "last_hand" else "",
         }
         if result
         else {}
     )
-    return ScoreForm(data=data, initial=initial, prefix=f"t{table.number}")
+    three = dict(table.seats) if table.three else None
+    return ScoreForm(data=data, initial=initial, prefix=f"t{table.number}", three=three)
+
+
+def result_points(result) -> dict[str, int]:
+    """A stored result's totals as a score form's initial values."""
+    if result.seat_points is not None:
+        return {f"{seat.lower()}_points": points for seat, points in result.seat_points.items()}
+    return {"ns_points": result.ns_points, "ew_points": result.ew_points}
 
 
 def players_context(night: Night, **forms: Any) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from ..score_forms import DeskForm
 from ..selectors import DeskState, desk_rows
 from ..selectors import table_history as history_of
 from ..sheets.qr import qr_svg
+from .context import result_points
 
 TEMPLATE = "scoring/keeper_desk.html"
 
@@ -35,10 +36,11 @@ def _form(row, round_: Round, data=None) -> DeskForm:
     result = row.result
     initial = {"key": Submission.new_key(), "version": result.version if result else None}
     if result is not None and result.entry == TableResult.Entry.TOTALS:
-        initial.update(ns_points=result.ns_points, ew_points=result.ew_points)
+        initial.update(result_points(result))
     elif row.waiting:  # what the table typed, for the keeper to check and save
         initial.update(ns_points=row.waiting[-1].ns_points, ew_points=row.waiting[-1].ew_points)
-    return DeskForm(data=data, initial=initial, prefix=f"t{row.table}", closed=round_.status == Round.Status.CLOSED)
+    closed = round_.status == Round.Status.CLOSED
+    return DeskForm(data=data, initial=initial, prefix=f"t{row.table}", closed=closed, three=row.three)
 
 
 def _round(night: Night, number: str | int | None) -> Round | None:
@@ -106,8 +108,7 @@ def desk_save(request, night_id: int, number: int, table: int):
             game.table_result_submit(
                 round_=round_,
                 table=table,
-                ns_points=data["ns_points"],
-                ew_points=data["ew_points"],
+                **form.points(),
                 last_hand_winner=data["last_hand_winner"] or None,
                 expected_version=data["version"],
                 user=request.user,

@@ -93,7 +93,8 @@ def night_fairness(request, night_id: int):
                 "breaches": [asdict(line) for line in wishes.breaches],
             }
         return JsonResponse(payload)
-    context = {"night": night, "rows": rows, "chart": chart, "wishes": wishes}
+    threes = any(row.at_three for row in rows)
+    context = {"night": night, "rows": rows, "chart": chart, "wishes": wishes, "threes": threes}
     return TemplateResponse(request, "tournament/fairness.html", context)
 
 

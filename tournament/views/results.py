@@ -12,10 +12,9 @@ from tournament.forms import apply_errors
 from tournament.models import Round
 from tournament.permissions import organizer_required
 from tournament.selectors import round_view
-from tournament.views.context import round_context
+from tournament.views.context import round_context, score_form
 
 from .. import game
-from ..score_forms import ScoreForm
 
 TEMPLATE = "tournament/night_detail.html"
 
@@ -24,7 +23,10 @@ TEMPLATE = "tournament/night_detail.html"
 @require_POST
 def table_score(request, night_id: int, number: int, table: int):
     round_ = get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
-    form = ScoreForm(request.POST, prefix=f"t{table}")
+    view = next((t for t in round_view(round_).tables if t.number == table), None)
+    if view is None:
+        return HttpResponse(status=404)
+    form = score_form(view, data=request.POST)
     saved = False
     if form.is_valid():
         data = form.cleaned_data
@@ -32,8 +34,7 @@ def table_score(request, night_id: int, number: int, table: int):
             game.table_result_submit(
                 round_=round_,
                 table=table,
-                ns_points=data["ns_points"],
-                ew_points=data["ew_points"],
+                **form.points(),
                 last_hand_winner=data["last_hand_winner"] or None,
                 expected_version=data["version"],
                 user=request.user,

@@ -96,6 +96,12 @@ class Command(BaseCommand):
             action="store_true",
             help="Partner wishes: two groups of equal size (red and black), every partnership one of each.",
         )
+        parser.add_argument(
+            "--fill",
+            default="byes",
+            choices=Night.Fill.values,
+            help="Not a multiple of four: byes, a house player, or tables of three (threes).",
+        )
         parser.add_argument("--json", dest="json_file", help="Write the night here ('-' for standard output).")
 
     def handle(self, *args, json_file, **options):
@@ -111,6 +117,7 @@ class Command(BaseCommand):
                 money=money,
                 never_share=options["never_pairs"],
                 two_groups=options["two_groups"],
+                fill=options["fill"],
                 **changes,
             )
         except ValidationError as error:

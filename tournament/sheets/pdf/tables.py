@@ -107,13 +107,21 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], rows: in
     story: list = []
     for index, sheet in enumerate(sheets):
         title = f"Table {sheet.table}{' — ' + sheet.label.upper() if sheet.label else ''} · game {sheet.game}"
-        seats = Table(
-            [
-                ["N–S", f"N: {sheet.seats.get('N', '')}", f"S: {sheet.seats.get('S', '')}"],
-                ["E–W", f"E: {sheet.seats.get('E', '')}", f"W: {sheet.seats.get('W', '')}"],
-            ],
-            colWidths=[18 * mm, (doc.width - 18 * mm) / 2, (doc.width - 18 * mm) / 2],
-        )
+        three = "W" not in sheet.seats  # a table of three: each player for themselves
+        if three:
+            names = [sheet.seats.get(seat, "") for seat in ("N", "E", "S")]
+            seats = Table(
+                [["Three", *(f"{seat}: {name}" for seat, name in zip("NES", names, strict=True))]],
+                colWidths=[18 * mm, *[(doc.width - 18 * mm) / 3] * 3],
+            )
+        else:
+            seats = Table(
+                [
+                    ["N–S", f"N: {sheet.seats.get('N', '')}", f"S: {sheet.seats.get('S', '')}"],
+                    ["E–W", f"E: {sheet.seats.get('E', '')}", f"W: {sheet.seats.get('W', '')}"],
+                ],
+                colWidths=[18 * mm, (doc.width - 18 * mm) / 2, (doc.width - 18 * mm) / 2],
+            )
         seats.setStyle(
             TableStyle(
                 [
@@ -129,27 +137,41 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], rows: in
             [[Paragraph(escape(title), styles["title"]), QrCode(sheet.url, 28 * mm)]], colWidths=[None, 30 * mm]
         )
         head.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
-        grid = [["Hand", "Dealer", "Makers (N–S / E–W)", "Alone", "Tricks", "N–S", "E–W"]]
-        grid += [[str(n), "", "", "", "", "", ""] for n in range(1, rows + 1)]
-        grid += [["Total", "", "", "", "", "", ""]]
+        if three:  # the caller's tricks, and each player's points: first names head their columns
+            grid = [
+                ["Hand", "Dealer", "Caller", "Alone", "Tricks", *(name.split()[0] if name else "" for name in names)]
+            ]
+            widths = [16 * mm, 18 * mm, None, 16 * mm, 16 * mm, 22 * mm, 22 * mm, 22 * mm]
+        else:
+            grid = [["Hand", "Dealer", "Makers (N–S / E–W)", "Alone", "Tricks", "N–S", "E–W"]]
+            widths = [16 * mm, 18 * mm, None, 16 * mm, 16 * mm, 20 * mm, 20 * mm]
+        grid += [[str(n)] + [""] * (len(widths) - 1) for n in range(1, rows + 1)]
+        grid += [["Total"] + [""] * (len(widths) - 1)]
         hand_table = Table(
             grid,
-            colWidths=[16 * mm, 18 * mm, None, 16 * mm, 16 * mm, 20 * mm, 20 * mm],
+            colWidths=widths,
             rowHeights=min(9 * mm, 150 * mm / len(grid)),  # a long game's rows closer, on one page
         )
         hand_table.setStyle(
             TableStyle([*grid_style(), ("FONTNAME", (0, -1), (-1, -1), BOLD), ("ALIGN", (0, 0), (-1, -1), "CENTER")])
         )
-        signatures = Table(
-            [["Signed for N–S: ____________________", "Signed for E–W: ____________________"]],
-            colWidths=[None, None],
+        signed = (
+            ["Signed: ______________"] * 3
+            if three
+            else ["Signed for N–S: ____________________", "Signed for E–W: ____________________"]
         )
+        signatures = Table([signed], colWidths=[None] * len(signed))
         signatures.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 10)]))
         story += [
             head,
             Paragraph(
                 f"{escape(header.night)} · {escape(header.subtitle)} · {unbroken(header.game_end)} · "
-                "scan the code to enter the score by phone",
+                + (
+                    "three-handed: the caller plays alone against the other two, 1 point for 3 or 4 tricks, 2 for "
+                    "all five, 4 alone; a euchred caller gives each of the others 2; bring this sheet to the keeper"
+                    if three
+                    else "scan the code to enter the score by phone"
+                ),
                 styles["sub"],
             ),
             Spacer(1, 3 * mm),

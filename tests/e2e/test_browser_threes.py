@@ -1,0 +1,91 @@
+"""Tables of three in a real browser (#19): "A 13-, 14- and 15-player night runs with three-handed tables and no
+byes … in the browser test."
+
+The organizer makes a night whose answer to "not a multiple of four" is tables of three, registers 13 players and
+draws: one table of four and three tables of three, nobody sitting out. The keeper types every paper slip at the
+desk (two boxes at the table of four, a box for each player at a table of three, a bad box refused beside it) and
+closes the game; the second game is seated the same way, again with no byes; the player at a table of three reads
+on their phone that it is three-handed. Screenshots go to test-artifacts/e2e/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.test_browser_night import NAMES, new_night
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"threes-{name}.png"), full_page=True)
+
+
+def _slips(desk, game: int) -> None:
+    """Every table's slip at the desk: the table of four 9-5, each table of three 5, 3 and 2."""
+    desk.wait_for_selector("text=Three-handed:")
+    for table in range(1, 5):
+        row = desk.locator(f"#desk-{table}")
+        if row.locator(f"input[name=t{table}-ns_points]").count():
+            desk.fill(f"input[name=t{table}-ns_points]", "9")
+            desk.fill(f"input[name=t{table}-ew_points]", "5")
+        else:
+            for seat, points in zip("nes", ("5", "3", "2"), strict=True):
+                desk.fill(f"input[name=t{table}-{seat}_points]", points)
+        row.locator("button").click()
+        desk.wait_for_selector(f"#desk-{table}.state-in")
+    desk.wait_for_selector("text=Every table is in.", timeout=15_000)  # the desk's bar, by its poll
+    shot(desk, f"desk-game-{game}-in")
+
+
+def test_a_night_of_thirteen_with_tables_of_three_in_the_browser(live_server, browser, django_user_model, settings):
+    from tournament.models import Bye, Night, Seating
+
+    desk = new_night(live_server, browser, django_user_model, settings, "Threes night", fill="threes")
+    base = live_server.url
+    desk.fill("#id_names", "\n".join(NAMES.splitlines()[:13]))
+    desk.click("text=Add everyone")
+    desk.wait_for_selector("text=13 checked in")
+    desk.click("text=Draw the opening seating")
+    desk.wait_for_selector("text=Start game 1")
+    desk.click("text=Start game 1")
+    desk.wait_for_selector("text=Game 1 of 2 is being played")
+    assert desk.locator("text=Three-handed").count() == 3
+    shot(desk, "night-game-1")
+    night = Night.objects.get(name="Threes night")
+    assert not Bye.objects.filter(round__night=night).exists()
+
+    desk.goto(f"{base}/nights/{night.pk}/desk/")
+    # A slip with a box left wrong: refused beside that player's box, nothing saved.
+    desk.fill("input[name=t2-n_points]", "5")
+    desk.fill("input[name=t2-e_points]", "lots")
+    desk.fill("input[name=t2-s_points]", "2")
+    desk.locator("#desk-2 button").click()
+    desk.wait_for_selector("#desk-2 .error")
+    assert "Enter a whole number of points." in desk.locator("#desk-2").inner_text()
+    shot(desk, "desk-refused")
+    _slips(desk, 1)
+    desk.click("text=Close game 1")  # the night runs by itself: game 2 is seated and started at once
+    desk.wait_for_selector("text=Keeper's desk · game 2")
+    round_2 = night.rounds.get(number=2)
+    sizes = [Seating.objects.filter(round=round_2, table=t).count() for t in range(1, 5)]
+    assert sizes == [4, 3, 3, 3] and not Bye.objects.filter(round=round_2).exists()
+
+    # The player at the tail's table of three reads, on their phone, where they sit and that it is three-handed.
+    player = Seating.objects.filter(round=round_2, table=4).select_related("player").first().player
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{base}/public/nights/{night.pk}/me/{player.pk}/")
+    phone.wait_for_selector("text=A table of three")
+    assert "Table 4" in phone.content()
+    shot(phone, "phone-player")
+
+    desk.goto(f"{base}/nights/{night.pk}/desk/")
+    _slips(desk, 2)
+    desk.click("text=Close game 2")
+    desk.goto(f"{base}/nights/{night.pk}/")
+    desk.wait_for_selector("text=The night is over")
+    shot(desk, "night-over")
+    standings = desk.locator("table.standings").first.inner_text()
+    assert all(name in standings for name in NAMES.splitlines()[:13])
+    assert ARTIFACTS.exists()

@@ -1,0 +1,176 @@
+"""Tables of three through the whole app (#19): the night's setting, the seating, each player's own points at the
+desk and on the night page, the movement through them, the standings.
+
+Issue text: "Three-handed tables as a third answer to "not a multiple of four": one to three tables of three (placed
+at the tail by default, so the head table is always four), each hand scored to the caller alone or to both
+defenders as individuals … tallies kept per player, and every movement knowing how to move players through a
+table of three."
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tests.conftest import register
+from tournament import game, services
+from tournament.models import Bye, Night, Round, Seating
+from tournament.selectors import night_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def _night(movement="progressive", games=3, players=13):
+    night = services.night_create(
+        name="Hall night", games=games, auto_advance=False, movement=movement, fill=Night.Fill.THREES
+    )
+    register(night, players)
+    return night, game.round_start(round_=services.night_draw(night=night, seed=4))
+
+
+def _sizes(round_):
+    counts: dict[int, int] = {}
+    for table in round_.seatings.values_list("table", flat=True):
+        counts[table] = counts.get(table, 0) + 1
+    return [counts[t] for t in sorted(counts)]
+
+
+def _score_all(round_, three=(5, 3, 2)):
+    """Every table of four 10-4 to N-S; every table of three N, E, S with `three`."""
+    for table, size in enumerate(_sizes(round_), start=1):
+        if size == 3:
+            points = dict(zip("NES", three, strict=True))
+            game.table_result_submit(round_=round_, table=table, seat_points=points)
+        else:
+            game.table_result_submit(round_=round_, table=table, ns_points=10, ew_points=4)
+
+
+@pytest.mark.parametrize(("players", "sizes"), [(13, [4, 3, 3, 3]), (14, [4, 4, 3, 3]), (15, [4, 4, 4, 3])])
+def test_the_draw_seats_everyone_at_tables_of_three_at_the_tail(players, sizes):
+    night, round_ = _night(players=players)
+    assert _sizes(round_) == sizes
+    assert not Bye.objects.filter(round=round_).exists()
+    assert not Seating.objects.filter(round=round_, table__gt=sizes.count(4), seat="W").exists()
+    assert not night.entries.filter(player__house=True).exists()
+
+
+@pytest.mark.parametrize("movement", ["progressive", "progressive-down", "winners-stay", "seat-rotation"])
+def test_a_night_of_fourteen_moves_through_tables_of_three_with_no_byes(movement):
+    night, round_ = _night(movement=movement, players=14, games=3)
+    for _ in range(2):
+        _score_all(round_)
+        round_ = game.round_start(round_=game.round_close(round_=round_))
+        assert _sizes(round_) == [4, 4, 3, 3]
+        assert not Bye.objects.filter(round=round_).exists()
+    rows = {row.name: row for row in night_standings(night).rows}
+    assert len(rows) == 14
+
+
+def test_a_table_of_three_scores_each_player_for_themselves():
+    night, round_ = _night(players=13)
+    three = {s.seat: s.player for s in Seating.objects.filter(round=round_, table=4)}
+    result = game.table_result_submit(round_=round_, table=4, seat_points={"N": 3, "E": 7, "S": 5})
+    assert result.winner == "E" and result.seat_points == {"N": 3, "E": 7, "S": 5}
+    _score_all_but(round_, 4)
+    game.round_close(round_=round_)
+    rows = {row.name: row for row in night_standings(night).rows}
+    assert rows[three["E"].name].total == 7 and rows[three["E"].name].wins == 1
+    assert rows[three["N"].name].total == 3 and rows[three["N"].name].wins == 0
+    # What each "conceded": the better of the other two's scores.
+    assert rows[three["S"].name].conceded == 7
+
+
+def _score_all_but(round_, skip):
+    for table, size in enumerate(_sizes(round_), start=1):
+        if table == skip:
+            continue
+        if size == 3:
+            game.table_result_submit(round_=round_, table=table, seat_points={"N": 2, "E": 1, "S": 0})
+        else:
+            game.table_result_submit(round_=round_, table=table, ns_points=10, ew_points=4)
+
+
+def test_the_winner_of_a_table_of_three_moves_as_the_movement_says():
+    # Progressive: at a table of three other than the head, the top two move up and the third stays.
+    _, round_ = _night(players=14)
+    seated = {s.seat: s.player_id for s in Seating.objects.filter(round=round_, table=3)}
+    game.table_result_submit(round_=round_, table=3, seat_points={"N": 1, "E": 6, "S": 4})
+    _score_all_but(round_, 3)
+    next_round = game.round_close(round_=round_)
+    where = dict(next_round.seatings.values_list("player_id", "table"))
+    assert where[seated["E"]] == 2 and where[seated["S"]] == 2 and where[seated["N"]] == 3
+
+
+@pytest.mark.parametrize(
+    ("points", "field", "message"),
+    [
+        ({"N": 200, "E": 0, "S": 0}, "n_points", "more than"),
+        ({"N": 34, "E": 0, "S": 0}, "sure", "more than the 8 hands a game has"),
+        ({"N": -1, "E": 0, "S": 0}, "n_points", "below 0"),
+        ({"N": 2, "E": 1, "S": 0}, "", ""),
+    ],
+)
+def test_impossible_three_handed_totals_are_refused_beside_the_box(points, field, message):
+    _, round_ = _night(players=13)
+    if not field:
+        game.table_result_submit(round_=round_, table=4, seat_points=points)  # two or three hands: fine
+        return
+    with pytest.raises(ValidationError) as refused:
+        game.table_result_submit(round_=round_, table=4, seat_points=points)
+    assert message in " ".join(refused.value.message_dict[field])
+    assert not round_.results.filter(table=4).exists()
+
+
+def test_a_tie_at_the_top_under_the_last_hand_rule_asks_who_won_it():
+    night, round_ = _night(players=13)
+    Night.objects.filter(pk=night.pk).update(tie_rule="last_hand")
+    round_ = Round.objects.get(pk=round_.pk)
+    with pytest.raises(ValidationError) as refused:
+        game.table_result_submit(round_=round_, table=4, seat_points={"N": 4, "E": 4, "S": 2})
+    assert "who won the last hand" in refused.value.message_dict["last_hand_winner"][0]
+    with pytest.raises(ValidationError) as refused:
+        game.table_result_submit(round_=round_, table=4, seat_points={"N": 4, "E": 4, "S": 2}, last_hand_winner="S")
+    assert "not level at the top" in refused.value.message_dict["last_hand_winner"][0]
+    result = game.table_result_submit(
+        round_=round_, table=4, seat_points={"N": 4, "E": 4, "S": 2}, last_hand_winner="E"
+    )
+    assert result.winner == "E" and result.tie_break == "last_hand"
+
+
+def test_a_table_of_four_takes_no_three_scores_and_a_table_of_three_no_sides():
+    _, round_ = _night(players=13)
+    with pytest.raises(ValidationError, match="four players"):
+        game.table_result_submit(round_=round_, table=1, seat_points={"N": 1, "E": 0, "S": 0})
+    with pytest.raises(ValidationError, match="three players"):
+        game.table_result_submit(round_=round_, table=2, ns_points=5, ew_points=3)
+
+
+def test_fixed_partners_and_rotation_charts_refuse_tables_of_three_at_the_settings():
+    for movement, why in (("fixed-partners", "partners stay together"), ("rotation", "the chart is of fours")):
+        night = services.night_create(name="Couples", games=3, auto_advance=False, movement=movement)
+        with pytest.raises(ValidationError) as refused:
+            services.night_update(night=night, fill=Night.Fill.THREES)
+        assert why in " ".join(refused.value.message_dict["fill"])
+
+
+def test_the_desk_and_the_night_page_show_three_boxes_with_the_players_names(client, django_user_model):
+    night, round_ = _night(players=13)
+    organizer = django_user_model.objects.create_user("org", password="pw-long-enough", is_staff=True)
+    client.force_login(organizer)
+    names = {s.seat: s.player.name for s in Seating.objects.filter(round=round_, table=2).select_related("player")}
+    page = client.get(reverse("scoring:keeper_desk", args=[night.pk])).content.decode()
+    assert "Three-handed:" in page and f'placeholder="{names["N"].split()[0]}"' in page
+    post = {"t2-n_points": "4", "t2-e_points": "x", "t2-s_points": "2", "t2-key": "k1", "t2-version": ""}
+    response = client.post(
+        reverse("scoring:desk_save", args=[night.pk, round_.number, 2]), post, HTTP_HX_REQUEST="true"
+    )
+    assert "Enter a whole number of points." in response.content.decode()
+    post["t2-e_points"] = "6"
+    response = client.post(
+        reverse("scoring:desk_save", args=[night.pk, round_.number, 2]), post, HTTP_HX_REQUEST="true"
+    )
+    body = response.content.decode()
+    assert f"{names['E']} 6 · {names['N']} 4 · {names['S']} 2 in, {names['E']} won" in body
+    night_page = client.get(night.get_absolute_url()).content.decode()
+    assert "Three-handed" in night_page and f"{names['E']} won" in night_page
