@@ -187,7 +187,8 @@ class Submission(models.Model):
     ns_points = models.SmallIntegerField()
     ew_points = models.SmallIntegerField()
     seat_points = models.JSONField(null=True, blank=True, default=None, help_text="At a table of three.")
-    last_hand_winner = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True)
+    # The side, or at a table of three the seat, that won a tied game's last hand.
+    last_hand_winner = models.CharField(max_length=2, choices=SIDE_CHOICES + THREE_WINNER_CHOICES, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices)
     reason = models.CharField(max_length=200, blank=True)
     before = models.CharField(max_length=40, blank=True, help_text="The score this entry replaced, if any.")

@@ -283,7 +283,8 @@ def _totals_stored(
         ns_points=ns_points,
         ew_points=ew_points,
         seat_points=result.seat_points,
-        last_hand_winner=last_hand_winner or "",
+        # A table of three's "both or neither" is the result's drawn tie-break: nothing to keep here.
+        last_hand_winner=last_hand_winner if last_hand_winner and last_hand_winner != three.DRAWN else "",
         status=Submission.Status.CONFIRMED if confirmed_by else Submission.Status.APPLIED,
         reason=reason,
         before=before,

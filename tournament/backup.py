@@ -24,10 +24,11 @@ from django.db import IntegrityError, models, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
-from scoring import rules
+from scoring import rules, three
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SEATS
 from scoring.services import result_extras_refresh
+from scoring.three import THREE_SEATS
 
 from .engine import draws, money, rotation
 from .models import (
@@ -141,6 +142,7 @@ def night_export(night: Night) -> dict[str, Any]:
                     "table": result.table,
                     "ns": result.ns_points,
                     "ew": result.ew_points,
+                    "seat_points": result.seat_points,  # a table of three's points by seat (null at a four)
                     "hands_played": result.hands_played,
                     "winner": result.winner,
                     "tie_break": result.tie_break,
@@ -190,6 +192,7 @@ def night_export(night: Night) -> dict[str, Any]:
                         "side": s.side,
                         "ns": s.ns_points,
                         "ew": s.ew_points,
+                        "seat_points": s.seat_points,
                         "last_hand_winner": s.last_hand_winner,
                         "status": s.status,
                         "reason": s.reason,
@@ -388,7 +391,10 @@ def _same(*names: str) -> dict[str, str]:
 
 # The file's names for each record's fields (its points are "ns" and "ew"), as night_export writes them.
 POINTS = {"ns": "ns_points", "ew": "ew_points"}
-RESULT_KEYS = {**_same("table", "hands_played", "winner", "tie_break", "status", "entry", "version"), **POINTS}
+RESULT_KEYS = {
+    **_same("table", "hands_played", "winner", "tie_break", "status", "entry", "version", "seat_points"),
+    **POINTS,
+}
 HAND_KEYS = {
     **_same(
         "number", "dealer", "makers", "maker", "alone", "blind", "defender_alone", "bid", "pepper", "tricks", "renege"
@@ -398,7 +404,7 @@ HAND_KEYS = {
 }
 SUBMISSION_KEYS = {
     **_same("table", "number", "role", "side", "last_hand_winner", "status", "reason", "before", "confirmed_by"),
-    **_same("key", "created_at"),
+    **_same("key", "created_at", "seat_points"),
     **POINTS,
 }
 ROUND_KEYS = _same("number", "status", "token", "bell_cause", "bell_reason", *ROUND_TIMES)
@@ -706,8 +712,11 @@ def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
     return places
 
 
-def _check_seats(row: dict[str, Any], place: str, players: Mapping[str, str]) -> set[int]:
-    """A game's seats and byes: real seats at tables of four, each naming a player of the night once."""
+def _check_seats(
+    row: dict[str, Any], place: str, players: Mapping[str, str], threes: bool = False
+) -> tuple[set[int], set[int]]:
+    """A game's seats and byes: real seats at tables of four (or, on a night with `threes`, tables of three in N, E
+    and S), each naming a player of the night once. The game's tables, and its tables of three."""
     tables: dict[int, set[str]] = {}
     seated: set[str] = set()
     for number, item in enumerate(_items(row, "seats", place), start=1):
@@ -726,9 +735,11 @@ def _check_seats(row: dict[str, Any], place: str, players: Mapping[str, str]) ->
             raise _fail(where, f"{_of(players[key])} has two seats in this game.")
         tables[table].add(seat)
         seated.add(key)
+    small = {table for table, seats in tables.items() if threes and seats == set(THREE_SEATS)}
     for table, seats in sorted(tables.items()):
-        if len(seats) != len(SEATS):
-            raise _fail(place, f"table {table} has {len(seats)} seats filled: a table seats four, N, E, S and W.")
+        if len(seats) != len(SEATS) and table not in small:
+            also = " (or three, N, E and S, on a night with tables of three)" if threes else ""
+            raise _fail(place, f"table {table} has {len(seats)} seats filled: a table seats four, N, E, S and W{also}.")
     out: set[str] = set()
     for number, item in enumerate(_items(row, "byes", place), start=1):
         where = f"{place}, bye {number}"
@@ -742,16 +753,32 @@ def _check_seats(row: dict[str, Any], place: str, players: Mapping[str, str]) ->
         if item[0] in out:
             raise _fail(where, f"{_of(players[item[0]])} sits out twice in this game.")
         out.add(item[0])
-    return set(tables)
+    return set(tables), small
 
 
-def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset) -> TableResult:
-    """One table's game: its fields, then what the scoring services would have allowed of it."""
-    result = _record(TableResult, item, where, RESULT_KEYS)
+def _check_three_points(points: Any, where: str, hands: int) -> dict[str, int]:
+    """A table of three's points: a whole number for each of N, E and S that `hands` hands could make."""
+    whole = isinstance(points, dict) and all(type(points.get(seat)) is int for seat in THREE_SEATS)
+    if not whole or set(points) != set(THREE_SEATS):
+        raise _fail(where, f"“seat_points” is a whole number for each of N, E and S, not {_shown(points)}.")
+    if errors := three.check_totals(points, hands):
+        seat, reason = next(iter(errors.items()))
+        raise _fail(where, f"“seat_points” {seat}: {reason}")
+    return points
+
+
+def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset, small: bool = False) -> TableResult:
+    """One table's game: its fields, then what the scoring services would have allowed of it. `small`: the table
+    seats three, whose game is each player's points (`seat_points`), entered as totals."""
+    result = _record(TableResult, item, where, RESULT_KEYS, optional=("seat_points",))
     if "entered_by" not in item:
         raise _fail(where, "“entered_by” is missing: this backup is incomplete or malformed.")
     _username(item["entered_by"], where, "entered_by")
     hands = _items(item, "hands", where)
+    if result.seat_points is not None and not small:
+        raise _fail(where, "“seat_points” are a table of three's, yet four sit at this table.")
+    if small:
+        return _check_three_result(result, hands, where, night)
     ns, ew = result.ns_points, result.ew_points
     end = night.game_end()
     cap, head_hands = end.cap, end.head_hands(result.table == HEAD_TABLE)
@@ -801,6 +828,26 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset) -
     return result
 
 
+def _check_three_result(result: TableResult, hands: list[Any], where: str, night: Night) -> TableResult:
+    """A table of three's game as the desk stores it: totals only, each seat's points, its winner among the top."""
+    if result.seat_points is None:
+        raise _fail(where, "a table of three's game gives each player's points (“seat_points”).")
+    if result.entry != TableResult.Entry.TOTALS or hands or result.status != TableResult.Status.FINAL:
+        raise _fail(where, "a table of three's game goes in as its players' points: totals, no hands, final.")
+    if result.ns_points or result.ew_points:
+        raise _fail(where, "a table of three has no sides: “ns” and “ew” are 0.")
+    cap = night.game_end().cap
+    if result.hands_played is not None and not 1 <= result.hands_played <= cap:
+        raise _fail(where, f"“hands_played” is {result.hands_played}: it must be between 1 and {cap}.")
+    points = _check_three_points(result.seat_points, where, result.hands_played or cap)
+    top = [seat for seat in THREE_SEATS if points[seat] == max(points.values())]
+    if result.winner not in top:
+        raise _fail(where, f"“winner” is {_shown(result.winner)}: the game goes to the most points ({', '.join(top)}).")
+    if (len(top) > 1) != bool(result.tie_break):
+        raise _fail(where, "a tie at the top says how it was decided (“tie_break”), and only a tie does.")
+    return result
+
+
 def _check_history(
     row: dict[str, Any], place: str, tables: set[int], cap: int, ruleset: rules.Ruleset
 ) -> list[tuple[str, str]]:
@@ -809,7 +856,7 @@ def _check_history(
     entries: set[tuple[int, int]] = set()
     for number, item in enumerate(_items(row, "submissions", place), start=1):
         where = f"{place}, score entry {number}"
-        entry = _record(Submission, item, where, SUBMISSION_KEYS)
+        entry = _record(Submission, item, where, SUBMISSION_KEYS, optional=("seat_points",))
         if "user" not in item:
             raise _fail(where, "“user” is missing: this backup is incomplete or malformed.")
         _username(item["user"], where, "user")
@@ -820,6 +867,8 @@ def _check_history(
         entries.add((entry.table, entry.number))
         # Any entry, the drafts included, passed the scoring service's limits: the loosest is the cap on hands.
         _check_points(where, entry.ns_points, entry.ew_points, cap, ruleset)
+        if entry.seat_points is not None:
+            _check_three_points(entry.seat_points, where, cap)
         keys.append((entry.key, where))
     for number, item in enumerate(_items(row, "events", place), start=1):
         where = f"{place}, event {number}"
@@ -860,13 +909,13 @@ def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players
             raise _fail(place, f"“number” is {round_.number}: the night's games are numbered 1, 2, 3… in order.")
         if index < len(rows) and round_.status != Round.Status.CLOSED:
             raise _fail(place, f"it is {round_.status}, yet a later game follows: every game but the last is closed.")
-        tables = _check_seats(row, place, players)
+        tables, small = _check_seats(row, place, players, night.fill == Night.Fill.THREES)
         scored: set[int] = set()
         finals: set[int] = set()
         for number, item in enumerate(_items(row, "results", place), start=1):
             table = item.get("table") if isinstance(item, dict) else None
             where = f"{place}, table {table}" if type(table) is int else f"{place}, result {number}"
-            result = _check_result(item, where, night, ruleset)
+            result = _check_result(item, where, night, ruleset, type(table) is int and table in small)
             if result.table not in tables:
                 raise _fail(where, f"nobody sits at table {result.table} in this game.")
             if result.table in scored:
@@ -1156,6 +1205,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                     table=item["table"],
                     ns_points=item["ns"],
                     ew_points=item["ew"],
+                    seat_points=item.get("seat_points"),
                     hands_played=item["hands_played"],
                     winner=item["winner"],
                     tie_break=item["tie_break"],
@@ -1196,6 +1246,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                     side=item["side"],
                     ns_points=item["ns"],
                     ew_points=item["ew"],
+                    seat_points=item.get("seat_points"),
                     last_hand_winner=item["last_hand_winner"],
                     status=item["status"],
                     reason=item["reason"],

@@ -174,3 +174,64 @@ def test_the_desk_and_the_night_page_show_three_boxes_with_the_players_names(cli
     assert f"{names['E']} 6 · {names['N']} 4 · {names['S']} 2 in, {names['E']} won" in body
     night_page = client.get(night.get_absolute_url()).content.decode()
     assert "Three-handed" in night_page and f"{names['E']} won" in night_page
+
+
+# --- the backup ---------------------------------------------------------------------------------------------------
+
+
+def _played_three_night():
+    from tournament.rehearsal import simulate
+
+    return simulate(players=13, rounds=2, seed=5, fill=Night.Fill.THREES)
+
+
+def test_a_night_with_tables_of_three_survives_a_backup_and_a_restore():
+    from tournament import backup
+
+    night = _played_three_night()
+    before = sorted((row.name, row.total, row.wins) for row in night_standings(night).rows)
+    raw = backup.night_backup_bytes(night)
+    data = __import__("json").loads(raw)
+    three = next(r for r in data["rounds"][0]["results"] if r["seat_points"] is not None)
+    assert set(three["seat_points"]) == {"N", "E", "S"} and three["winner"] in "NES"
+    Night.objects.filter(pk=night.pk).delete()
+    restored = backup.night_restore(raw=raw)
+    assert restored.fill == Night.Fill.THREES
+    assert sorted((row.name, row.total, row.wins) for row in night_standings(restored).rows) == before
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda r: r["seat_points"].update(N=99), "more than"),
+        (lambda r: r["seat_points"].pop("S"), "a whole number for each of N, E and S"),
+        (lambda r: r.update(seat_points=None), "gives each player's points"),
+        (lambda r: r.update(ns=3), "no sides"),
+        (lambda r: r.update(winner="NS"), "“winner”"),
+    ],
+)
+def test_a_backup_whose_table_of_three_was_edited_is_refused_whole(change, words):
+    import json
+
+    from tests.tournament.test_backup_refusals import refused, signed
+    from tournament import backup
+
+    night = _played_three_night()
+    data = json.loads(backup.night_backup_bytes(night))
+    Night.objects.filter(pk=night.pk).delete()
+    result = next(r for r in data["rounds"][0]["results"] if r["seat_points"] is not None)
+    change(result)
+    assert f"table {result['table']}" in refused(signed(data), words)
+
+
+def test_a_table_of_three_on_a_night_without_them_is_refused():
+    import json
+
+    from tests.tournament.test_backup_refusals import refused, signed
+    from tournament import backup
+
+    night = _played_three_night()
+    data = json.loads(backup.night_backup_bytes(night))
+    Night.objects.filter(pk=night.pk).delete()
+    data["night"]["fill"] = "byes"
+    refused(signed(data), "a table seats four")
