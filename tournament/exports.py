@@ -68,6 +68,7 @@ def hands_csv(night: Night) -> str:
     """Every table's game of the night, and every hand where hands were entered."""
     out = io.StringIO()
     writer = SafeWriter(out)
+    threes = night.fill == night.Fill.THREES  # each player's points at a table of three, in three more columns
     writer.writerow(
         [
             "game",
@@ -83,6 +84,7 @@ def hands_csv(night: Night) -> str:
             "E-W",
             "entry",
             "renege",
+            *(["three-handed N", "three-handed E", "three-handed S"] if threes else []),
         ]
     )
     hands: dict[int, list[Hand]] = {}
@@ -105,10 +107,10 @@ def hands_csv(night: Night) -> str:
                     "yes" if hand.alone else "",
                     hand.tricks,
                     bid,
-                    hand.renege,
                     hand.ns_points,
                     hand.ew_points,
                     "hand",
+                    hand.renege,
                 ]
             )
         writer.writerow(
@@ -122,10 +124,11 @@ def hands_csv(night: Night) -> str:
                 "",
                 "",
                 "",
-                result.ns_points,
-                result.ew_points,
+                "" if result.three else result.ns_points,
+                "" if result.three else result.ew_points,
                 result.entry,
                 "",
+                *([(result.seat_points or {}).get(seat, "") for seat in "NES"] if threes else []),
             ]
         )
     return out.getvalue()

@@ -105,7 +105,12 @@ def test_csv_exports(client, organizer_client, played):
     hands = organizer_client.get(reverse("tournament:hands_csv", args=[night.pk])).content.decode("utf-8-sig")
     lines = list(csv.reader(io.StringIO(hands)))
     assert sum(1 for line in lines if line[2] == "total") == 3 * 2  # three games of two tables
-    assert sum(1 for line in lines if line[-1] == "hand") == Hand.objects.count()
+    assert sum(1 for line in lines if line[11] == "hand") == Hand.objects.count()
+    # Each value under its own heading: a hand's points under N-S and E-W, its renege last.
+    first = Hand.objects.order_by("result__round__number", "result__table", "number").first()
+    hand_line = next(line for line in lines if line[11] == "hand")
+    assert dict(zip(lines[0], hand_line, strict=True))["N-S"] == str(first.ns_points)
+    assert lines[0][12] == "renege" and hand_line[12] == first.renege
 
 
 def test_a_backup_made_before_causes_were_data_restores_with_its_causes_read_once(db):

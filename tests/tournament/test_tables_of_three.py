@@ -235,3 +235,17 @@ def test_a_table_of_three_on_a_night_without_them_is_refused():
     Night.objects.filter(pk=night.pk).delete()
     data["night"]["fill"] = "byes"
     refused(signed(data), "a table seats four")
+
+
+def test_the_every_hand_csv_gives_each_player_s_points_at_a_table_of_three(organizer_client):
+    import csv
+    import io
+
+    night = _played_three_night()
+    text = organizer_client.get(reverse("tournament:hands_csv", args=[night.pk])).content.decode("utf-8-sig")
+    lines = list(csv.reader(io.StringIO(text)))
+    assert lines[0][-3:] == ["three-handed N", "three-handed E", "three-handed S"]
+    result = night.rounds.get(number=1).results.get(table=4)
+    line = next(row for row in lines if row[:3] == ["1", "4", "total"])
+    assert line[9:11] == ["", ""]
+    assert line[-3:] == [str(result.seat_points[seat]) for seat in "NES"]

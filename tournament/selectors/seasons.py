@@ -95,7 +95,10 @@ def _summed_totals(rows: NightRows, sums: dict[int, tuple[int, int]]) -> dict[in
 
 
 def _summable(night: Night) -> bool:
-    """Whether a night's totals can be summed by the database (see `_summed_totals`)."""
+    """Whether a night's totals can be summed by the database (see `_summed_totals`): not where a table of three's
+    players each have their own points, nor where a total needs each game's figures."""
+    if night.fill == Night.Fill.THREES:
+        return False
     return night.bye_credit != "round_average" and not _bonus_possible(rules.Ruleset.from_dict(night.rules))
 
 
