@@ -9,15 +9,11 @@ night partner wishes: never-partner pairs for 5% of the players and two groups o
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from scratch import scratch_django
 
 
 def main() -> None:
@@ -28,15 +24,7 @@ def main() -> None:
     parser.add_argument("--wishes", action="store_true")
     args = parser.parse_args()
 
-    sys.path.insert(0, str(ROOT))
-    workdir = tempfile.mkdtemp()
-    os.environ["HEADTABLE_VAR_DIR"] = workdir
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    scratch_django()
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -44,7 +32,6 @@ def main() -> None:
     from tournament.game import table_result_submit
     from tournament.models import Player
 
-    call_command("migrate", verbosity=0)
     # Closed by hand, as the organizer's button does: a night that runs by itself would also start the next game.
     night = services.night_create(name="Benchmark", games=args.games + 1, movement=args.movement, auto_advance=False)
     names = [f"Player {n}" for n in range(1, args.players + 1)]

@@ -11,14 +11,11 @@ movement's rule, and ones the seating could have kept (the ideal is none), with 
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from scratch import scratch_django
+
 MOVEMENTS = ("progressive", "progressive-down", "winners-stay", "fixed-partners", "seat-rotation", "rotation")
 
 
@@ -29,20 +26,11 @@ def main() -> None:
     parser.add_argument("--movement", choices=MOVEMENTS, action="append")
     args = parser.parse_args()
 
-    sys.path.insert(0, str(ROOT))
-    workdir = tempfile.mkdtemp()
-    os.environ["HEADTABLE_VAR_DIR"] = workdir
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    scratch_django()
 
     from tournament.rehearsal import simulate
     from tournament.selectors import night_record
 
-    call_command("migrate", verbosity=0)
     print(f"{args.nights} nights of {args.games} games per movement; never pairs 5% of the players, two equal groups")
     print(f"{'movement':<18}{'opening':>8}{'later':>7}{'forced':>8}{'avoidable':>10}{'s/night':>9}")
     for movement in args.movement or MOVEMENTS:

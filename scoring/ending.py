@@ -28,6 +28,8 @@ class GameEnd:
     head_table: bool = True  # the head table's last hand rings the bell
     target: int | None = None  # the points at which a table's game is over
     minutes: int | None = None  # the timer's bell
+    # Pepper's "on offense" (`Ruleset.target_on_offense`): only the side a hand went to reaches the target on it.
+    on_offense: bool = False
 
     @property
     def cap(self) -> int:
@@ -38,10 +40,16 @@ class GameEnd:
         """The hands a game has at this table when its last hand ends the game for the room (None: any number)."""
         return self.hands if head and self.head_table else None
 
-    def reached(self, ns: int, ew: int) -> str | None:
-        """The side ("NS" or "EW") that has reached the target with these totals; None below it or without one."""
+    def reached(self, ns: int, ew: int, hand_went_to: str | None = None) -> str | None:
+        """The side ("NS" or "EW") that has reached the target with these totals; None below it or without one.
+
+        `hand_went_to` is the side the game's last hand went to (the makers who made it, or the defenders who set
+        them): "on offense" only that side can have reached the target, whatever the other side's total. Without
+        it (a game entered as totals) the higher side at the target is taken."""
         if self.target is None:
             return None
+        if self.on_offense and hand_went_to in ("NS", "EW"):
+            return hand_went_to if (ns if hand_went_to == "NS" else ew) >= self.target else None
         if max(ns, ew) < self.target:
             return None
         return "NS" if ns >= ew else "EW"
@@ -49,8 +57,8 @@ class GameEnd:
     def totals_fault(self, ns: int, ew: int, rules: Ruleset) -> str:
         """Why game totals at or past the target cannot end a game to it ("" when they can, when both sides are
         below it, or when there is no target): the game stops at the hand that takes a side to the target."""
-        if self.target is None or max(ns, ew) < self.target:
-            return ""
+        if self.target is None or max(ns, ew) < self.target or self.on_offense:
+            return ""  # "on offense" both sides may stand past the target: only the cap on hands bounds the game
         steps = hand_totals(rules)
         if any(min(step) < 0 or min(step) > 0 for step in steps):
             # The bid games (both sides score in a hand, or a side loses points): far too many games to walk, so

@@ -123,6 +123,8 @@ class Hand(models.Model):
         blank=True,
         help_text="The side that reneged: the hand went to the other side, as if it took every trick.",
     )
+    # Midwest Pepper: the opponents passed and the hand was not played (its tricks are 0).
+    passed = models.BooleanField(default=False, help_text="The opponents passed: the hand was not played.")
     ns_points = models.SmallIntegerField()
     ew_points = models.SmallIntegerField()
     recorded_at = models.DateTimeField(auto_now_add=True)
@@ -183,7 +185,12 @@ class Submission(models.Model):
     number = models.PositiveIntegerField()  # 1, 2, 3 … for this table in this game
     role = models.CharField(max_length=10, choices=Role.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    side = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True, help_text="The side that entered it.")
+    side = models.CharField(
+        max_length=2,
+        choices=SIDE_CHOICES + THREE_WINNER_CHOICES,
+        blank=True,
+        help_text="The side that entered it (at a table of three, the player's seat).",
+    )
     ns_points = models.SmallIntegerField()
     ew_points = models.SmallIntegerField()
     seat_points = models.JSONField(null=True, blank=True, default=None, help_text="At a table of three.")
@@ -203,7 +210,8 @@ class Submission(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Table {self.table}, {self.round}: {self.ns_points}–{self.ew_points} ({self.get_status_display()})"
+        score = f"{self.ns_points}–{self.ew_points}" if self.seat_points is None else str(self.seat_points)
+        return f"Table {self.table}, {self.round}: {score} ({self.get_status_display()})"
 
     @staticmethod
     def new_key() -> str:

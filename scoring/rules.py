@@ -117,6 +117,19 @@ class Ruleset:
         },
     )
     march_adds_bid: bool = field(default=False, metadata={"label": "Bidders take every trick: their bid added"})
+    # Midwest Pepper: "Opponents are allowed to "pass" playing the hand to avoid scoring penalties … if opponents
+    # pass and don't play the hand, no points are awarded to them and bidder scores."
+    defenders_may_pass: bool = field(
+        default=False, metadata={"label": "The opponents may pass (not play the hand): the bidders score their bid"}
+    )
+    # Pfeffer's Hickeys: "lose 5 points and receive a Hickey … lose 10 points and receive 2 Hickeys" — a count of
+    # the sets each side took, kept beside the score (the text uses them for wagers, not points).
+    hickeys: bool = field(default=False, metadata={"label": "Count Hickeys (Pfeffer: the sets each side takes)"})
+    # Pepper's "on offense": a side reaches the points target only on a hand that goes to it (its bid made, or the
+    # bidders set); points past it on defence do not end the game.
+    target_on_offense: bool = field(
+        default=False, metadata={"label": "The points target is reached only on offense (a bid made, or a set)"}
+    )
     pepper_set: int = field(default=0, metadata={"label": "Pepper lost: taken off (0: the pepper's value)"})
     pepper_defenders: PepperDefence = field(
         default="tricks",
@@ -208,7 +221,11 @@ PRESETS: dict[str, Ruleset] = {
         replace(STANDARD, name="blind-loner", blind_loner_march=8),
         replace(STANDARD, name="hall-minus", euchred_makers=-2, euchred_loner=-4),
         replace(STANDARD, name="loner-bonus", loner_bonus=2),
-        replace(STANDARD, name="bid-euchre", tricks_per_hand=6, bidding=True),
+        # "to win, a team must reach 42 on offense, meaning that a team with a point total near 42 must win the bid,
+        # meet its contract, and exceed 42 points … a team with 41 points cannot play defense and, by winning one
+        # trick, get 42 and win. The exception to this rule is when the defensive side "sets" the offense and, in
+        # doing so, meets or exceeds 42 points." (the Pepper section; its target is 42, PRESET_TARGETS)
+        replace(STANDARD, name="bid-euchre", tricks_per_hand=6, bidding=True, target_on_offense=True),
         DOUBLE_DECK,
         # "If you make your bid, you get one point for each trick your team takes. If the team with highest bid
         # fails to make their bid, they lose a points equal to their bid. Their opponents get one point for each
@@ -232,6 +249,7 @@ PRESETS: dict[str, Ruleset] = {
             big_pepper=14,
             pepper_defenders="set",
             pepper_names="Small,Big",
+            defenders_may_pass=True,
         ),
         # Pfeffer: "Trump Bids are the numbers Four through Six, and Pfeffer … the team that declared trump scores
         # one point for each trick taken if they took at least as many tricks as were bid. If the declaring team
@@ -252,6 +270,7 @@ PRESETS: dict[str, Ruleset] = {
             big_pepper=12,
             pepper_set=10,
             pepper_names="-,Pfeffer",
+            hickeys=True,
         ),
         # Buck ("BuckenPeffer"): "The minimum bid is three … Points awarded are number of tricks taken and the game is
         # generally played to 25 or more … if a team takes all six tricks after calling trump, or skunking the other
@@ -322,6 +341,8 @@ class Hand:
     dealer: Seat | None = None
     # The side that reneged (failed to follow suit): the hand is forfeited to the other side (`forfeited`).
     renege: Side | None = None
+    # Midwest Pepper: the opponents passed, the hand was not played (`Ruleset.defenders_may_pass`).
+    passed: bool = False
 
     @classmethod
     def of(cls, hand: Any) -> Hand:
@@ -331,9 +352,21 @@ class Hand:
         return cls(**values)
 
 
-_HAND_FIELDS = ("makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper", "dealer", "renege")
+_HAND_FIELDS = (
+    "makers",
+    "tricks",
+    "alone",
+    "maker",
+    "blind",
+    "defender_alone",
+    "bid",
+    "pepper",
+    "dealer",
+    "renege",
+    "passed",
+)
 # What a missing or empty field means, for the fields that are not "none" when empty.
-_NONE: dict[str, Any] = {"tricks": 0, "alone": False, "blind": False, "makers": ""}
+_NONE: dict[str, Any] = {"tricks": 0, "alone": False, "blind": False, "makers": "", "passed": False}
 
 
 @dataclass(frozen=True)
@@ -490,6 +523,8 @@ def score_hand(hand: Hand, rules: Ruleset = STANDARD) -> HandScore:
         given = forfeited(hand, rules)
         score = score_hand(replace(given, renege=None), rules)
         return HandScore(ns=score.ns, ew=score.ew, winner=score.winner)
+    if hand.passed:
+        return _passed(hand, rules)
     _check(hand, rules)
     makers_points, defenders_points, made = (_bid_points if rules.bidding else _euchre_points)(hand, rules)
     makers, defenders = hand.makers, other(hand.makers)
@@ -513,6 +548,43 @@ def score_hand(hand: Hand, rules: Ruleset = STANDARD) -> HandScore:
     return HandScore(ns=ns, ew=ew, winner=makers if made else defenders, extras=extras)
 
 
+def _passed(hand: Hand, rules: Ruleset) -> HandScore:
+    """Midwest Pepper's pass: "if opponents pass and don't play the hand, no points are awarded to them and bidder
+    scores" — read as the bidders scoring what their bid made exactly scores (a pepper bid: all the tricks), the
+    opponents nothing (no penalty for taking no trick: the hand was not played), no tally extras."""
+    if not (rules.bidding and rules.defenders_may_pass):
+        raise ScoringError("The opponents may not pass under these rules: enter the hand as it was played.")
+    if hand.renege is not None:
+        raise ScoringError("A hand the opponents passed was not played: it has no renege.")
+    tricks = rules.tricks_per_hand if hand.pepper is not None else (hand.bid or 0)
+    made = score_hand(replace(hand, passed=False, tricks=tricks), rules)
+    bidders = made.of(hand.makers)
+    ns, ew = (bidders, 0) if hand.makers == "NS" else (0, bidders)
+    return HandScore(ns=ns, ew=ew, winner=hand.makers)
+
+
+def hickeys(hand: Hand, rules: Ruleset) -> dict[Side, int]:
+    """Pfeffer's Hickeys a hand gives (side -> count; {} where the rules keep none): "If the declaring team takes all
+    6 tricks, they get 6 points and the opposing are "set", lose 5 points and receive a Hickey. If the declaring
+    team takes less than the number of tricks bid, they are "set", lose 5 points and receive a Hickey … For
+    Pfeffer Bids, if the declaring team takes all 6 tricks, they get 12 points and the opposing team are "set",
+    lose 5 points and receive a Hickey. If the declaring team fails to take all 6 tricks, they are set, lose 10
+    points and receive 2 Hickeys." A renege is read as the hand it forfeits."""
+    if not (rules.bidding and rules.hickeys):
+        return {}
+    if hand.renege is not None:
+        hand = forfeited(hand, rules)
+    _check(hand, rules)
+    all_six = hand.tricks == rules.tricks_per_hand
+    if all_six:
+        return {other(hand.makers): 1}
+    if hand.pepper is not None:  # a Pfeffer that did not take every trick
+        return {hand.makers: 2}
+    if hand.tricks < (hand.bid or 0):
+        return {hand.makers: 1}
+    return {}
+
+
 def legal_hands(rules: Ruleset) -> Iterator[Hand]:
     """Every distinct hand the rules allow with N–S as makers and N as the caller."""
     bids: list[tuple[int | None, Pepper | None]] = (
@@ -530,6 +602,8 @@ def legal_hands(rules: Ruleset) -> Iterator[Hand]:
         except ScoringError:
             continue
         yield hand
+        if rules.defenders_may_pass and tricks == 0 and not blind and lone_defender is None:
+            yield replace(hand, passed=True)  # the opponents passed: the tricks are not played
 
 
 def points_range(rules: Ruleset) -> tuple[int, int]:

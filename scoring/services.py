@@ -81,7 +81,12 @@ def _total_hands(result: TableResult, game: Game) -> None:
     result.hands_played = len(hands)
     result_extras_refresh(result, hands, game.ruleset)
     if hands:
-        _decide(result, game, rules.score_hand(hands[-1].as_rules_hand(), game.ruleset).winner)
+        went_to = rules.score_hand(hands[-1].as_rules_hand(), game.ruleset).winner
+        if game.end.on_offense and (side := game.end.reached(result.ns_points, result.ew_points, went_to)):
+            # Pepper's "on offense": the side that reached the target wins, whatever the other side's points.
+            result.winner, result.tie_break = side, ""
+        else:
+            _decide(result, game, went_to)
 
 
 SURE = "Check the score sheet; if it is right, tick “yes, that is the score” and save again."
@@ -298,28 +303,36 @@ def draft_store(
     game: Game,
     *,
     side: str,
-    ns_points: int,
-    ew_points: int,
+    ns_points: int = 0,
+    ew_points: int = 0,
+    seat_points: Mapping[str, int] | None = None,
     last_hand_winner: str | None = None,
     key: str | None = None,
     sure: bool = False,
 ) -> Submission:
     """A score typed on the table's phone by one side. It counts once the other side confirms it (or, when the
     night does not ask for confirmation, at once). Two different scores from the two sides are a dispute for the
-    keeper, never settled silently."""
+    keeper, never settled silently. At a table of three (`seat_points`) each player is a side of their own: a
+    score one player typed counts once another confirms it."""
     table = game.table
-    if side not in SIDES:
-        raise ValidationError({"side": "Say which side you are: N–S or E–W."})
-    _check_totals(game, ns_points, ew_points, None, sure)
-    if last_hand_winner not in SIDES and ns_points == ew_points and game.tie_rule == "last_hand":
-        raise ValidationError({"last_hand_winner": "The game is tied: say which team won the last hand."})
+    if game.three != (seat_points is not None):
+        raise ValidationError(
+            {"__all__": f"Table {table} has {'three' if game.three else 'four'} players: reload the page."}
+        )
+    if seat_points is not None:
+        if side not in three.THREE_SEATS:
+            raise ValidationError({"side": "Say who you are."})
+        seat_points = _check_three(game, seat_points, None, last_hand_winner, sure)
+    else:
+        if side not in SIDES:
+            raise ValidationError({"side": "Say which side you are: N–S or E–W."})
+        _check_totals(game, ns_points, ew_points, None, sure)
+        if last_hand_winner not in SIDES and ns_points == ew_points and game.tie_rule == "last_hand":
+            raise ValidationError({"last_hand_winner": "The game is tied: say which team won the last hand."})
     result = result_locked(game)
     if result is not None and result.status == TableResult.Status.FINAL:
         raise ValidationError(
-            {
-                "__all__": f"Table {table}'s score is in: {result.ns_points}–{result.ew_points}. "
-                "Ask the keeper to change it."
-            }
+            {"__all__": f"Table {table}'s score is in: {result.score_text}. Ask the keeper to change it."}
         )
     if not game.confirm_results:
         return _totals_stored(
@@ -327,6 +340,7 @@ def draft_store(
             result,
             ns_points=ns_points,
             ew_points=ew_points,
+            seat_points=seat_points,
             last_hand_winner=last_hand_winner,
             expected_version=result.version if result else None,
             role=Submission.Role.TABLE,
@@ -348,14 +362,16 @@ def draft_store(
         side=side,
         ns_points=ns_points,
         ew_points=ew_points,
+        seat_points=seat_points,
         last_hand_winner=last_hand_winner or "",
         status=Submission.Status.DRAFT,
         key=key or Submission.new_key(),
     )
     if other:
         theirs = other[-1]
-        if (theirs.ns_points, theirs.ew_points) == (ns_points, ew_points):
-            _apply_draft(game, theirs, confirmed_by=f"{side[0]}–{side[1]} entered the same score")
+        if (theirs.ns_points, theirs.ew_points, theirs.seat_points) == (ns_points, ew_points, seat_points):
+            who = SEAT_NAMES[side] if seat_points is not None else f"{side[0]}–{side[1]}"
+            _apply_draft(game, theirs, confirmed_by=f"{who} entered the same score")
             draft.status = Submission.Status.CONFIRMED
         else:
             Submission.objects.filter(pk=theirs.pk).update(status=Submission.Status.DISPUTED)
@@ -371,6 +387,7 @@ def _apply_draft(game: Game, draft: Submission, *, confirmed_by: str) -> TableRe
         result,
         ns_points=draft.ns_points,
         ew_points=draft.ew_points,
+        seat_points=draft.seat_points,
         last_hand_winner=draft.last_hand_winner or None,
         expected_version=result.version if result else None,
         role=Submission.Role.TABLE,
@@ -395,7 +412,10 @@ def draft_waiting(game: Game, draft_number: int) -> Submission:
 
 
 def draft_confirm(game: Game, draft: Submission, *, side: str, name: str) -> TableResult:
-    """A player of `side` (named `name`) confirms a draft: only the side that did not enter it may."""
+    """A player of `side` (named `name`) confirms a draft: only the side that did not enter it may (at a table of
+    three, `side` is the player's seat: anyone but the one who entered it)."""
+    if side == draft.side and draft.seat_points is not None:
+        raise ValidationError({"code": "You entered this score: another player at the table confirms it."})
     if side == draft.side:
         raise ValidationError(
             {"code": f"{SIDE_NAMES[side]} entered this score: a player of the other side confirms it."}
@@ -437,14 +457,18 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
     result = _hand_result(game)
     if result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {table}'s game is over: no more hands. Undo the last to correct it."})
-    if (side := game.end.reached(result.ns_points, result.ew_points)) and result.pk:
+    previous = result.hands.order_by("-number").first() if result.pk else None
+    # Pepper's "on offense": only the side the last hand went to can have reached the target.
+    went_to = (
+        rules.score_hand(previous.as_rules_hand(), game.ruleset).winner if previous and game.end.on_offense else None
+    )
+    if (side := game.end.reached(result.ns_points, result.ew_points, went_to)) and result.pk:
         raise ValidationError(
             {
                 "__all__": f"{SIDE_NAMES[side]} reached {game.end.target} points: table {table}'s game is over. "
                 "Tap “Game over”, or undo the last hand to correct it."
             }
         )
-    previous = result.hands.order_by("-number").first() if result.pk else None
     count = previous.number if previous else 0
     if game.head and count >= game.hands_per_game:
         raise ValidationError({"__all__": f"The head table plays {game.hands_per_game} hands a game."})
@@ -479,13 +503,14 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
         pepper=entered.pepper or "",
         tricks=entered.tricks,
         renege=entered.renege or "",
+        passed=entered.passed,
         ns_points=score.ns,
         ew_points=score.ew,
     )
     _total_hands(result, game)
     result.version += 1
     result.save()
-    reached = game.end.reached(result.ns_points, result.ew_points)
+    reached = game.end.reached(result.ns_points, result.ew_points, score.winner)
     done = game.head and (record.number == game.hands_per_game or reached is not None)
     return HandAdded(record, head_table_done=done, reached=reached)
 

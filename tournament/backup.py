@@ -163,6 +163,7 @@ def night_export(night: Night) -> dict[str, Any]:
                             "pepper": hand.pepper,
                             "tricks": hand.tricks,
                             "renege": hand.renege,
+                            "passed": hand.passed,
                             "ns": hand.ns_points,
                             "ew": hand.ew_points,
                             "recorded_at": _when(hand.recorded_at),
@@ -399,7 +400,7 @@ HAND_KEYS = {
     **_same(
         "number", "dealer", "makers", "maker", "alone", "blind", "defender_alone", "bid", "pepper", "tricks", "renege"
     ),
-    **_same("recorded_at"),
+    **_same("recorded_at", "passed"),
     **POINTS,
 }
 SUBMISSION_KEYS = {
@@ -799,9 +800,10 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset, s
         if not 1 <= len(hands) <= most:
             raise _fail(where, f"a game entered hand by hand has 1 to {most} hands here, not {len(hands)}.")
         made = (0, 0)
+        went_to: str | None = None  # the side the hand before went to ("on offense" only it reaches the target)
         for number, row in enumerate(hands, start=1):
             place = f"{where}, hand {number}"
-            hand = _record(Hand, row, place, HAND_KEYS, optional=("renege",))  # a later field: "" before it
+            hand = _record(Hand, row, place, HAND_KEYS, optional=("renege", "passed"))  # later fields
             if hand.number != number:
                 raise _fail(place, f"“number” is {hand.number}: a game's hands are numbered 1, 2, 3… in order.")
             try:
@@ -814,13 +816,18 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset, s
                     f"under the night's rules this hand gives N–S {score.ns}, E–W {score.ew}, "
                     f"not {hand.ns_points}–{hand.ew_points}.",
                 )
-            if end.reached(*made):
+            if end.reached(*made, went_to):
                 raise _fail(place, f"the game had reached {end.target} points before this hand.")
             made = (made[0] + score.ns, made[1] + score.ew)
+            went_to = score.winner
         if made != (ns, ew):
             raise _fail(where, f"its hands add up to {made[0]}–{made[1]}, not {ns}–{ew}.")
         if result.hands_played != len(hands):
             raise _fail(where, f"“hands_played” is {_shown(result.hands_played)}, yet {len(hands)} hands are listed.")
+        if (on_offense := end.reached(ns, ew, went_to) if end.on_offense else None) is not None:
+            if result.winner != on_offense or result.tie_break:  # "on offense": the side that reached it wins
+                raise _fail(where, f"{on_offense} reached {end.target} on offense: the game is theirs.")
+            return result
     if ns != ew and (result.winner != ("NS" if ns > ew else "EW") or result.tie_break):
         raise _fail(where, f"a game of {ns}–{ew} is won by {'NS' if ns > ew else 'EW'}, with no “tie_break”.")
     if ns == ew and not result.tie_break:
@@ -1229,6 +1236,7 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                         pepper=hand["pepper"],
                         tricks=hand["tricks"],
                         renege=hand.get("renege", ""),
+                        passed=hand.get("passed", False),
                         ns_points=hand["ns"],
                         ew_points=hand["ew"],
                     )

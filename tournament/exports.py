@@ -96,6 +96,8 @@ def hands_csv(night: Night) -> str:
         number = result.round.number
         for hand in hands.get(result.pk, []):
             bid = f"{hand.pepper} pepper" if hand.pepper else (hand.bid or "")
+            if hand.passed:
+                bid = f"{bid} (opponents passed)"
             writer.writerow(
                 [
                     number,

@@ -427,9 +427,12 @@ def _counting_misses(entry_point):
     return wrapped
 
 
-def _code_side(round_: Round, table: int, code: str, *, field: str, side: str = "") -> tuple[str, str]:
+def _code_side(
+    round_: Round, table: int, code: str, *, field: str, side: str = "", seat: bool = False
+) -> tuple[str, str]:
     """The side (and the name) of the player at `table` whose confirmation code is `code`; `side`: it must be that
-    side's. A table that has typed too many wrong codes this game is sent to the keeper."""
+    side's; `seat` (a table of three): the player's seat instead of a side. A table that has typed too many wrong
+    codes this game is sent to the keeper."""
     if CodeMiss.objects.filter(round=round_, table=table).count() >= CODE_MISSES:
         raise ValidationError(
             {field: "Too many wrong codes at this table this game: the score keeper enters this table's score."}
@@ -448,6 +451,8 @@ def _code_side(round_: Round, table: int, code: str, *, field: str, side: str = 
         raise _WrongCode(
             round_.pk, table, {field: f"That is not the code of {wanted} at this table: check the tally card."}
         )
+    if seat:
+        return seated[holder[0]], holder[1]
     found = side_of(seated[holder[0]])
     if side and found != side:
         raise _WrongCode(
@@ -523,8 +528,9 @@ def table_draft_submit(
     *,
     round_: Round,
     table: int,
-    ns_points: int,
-    ew_points: int,
+    ns_points: int = 0,
+    ew_points: int = 0,
+    seat_points: dict[str, int] | None = None,
     side: str = "",
     code: str = "",
     last_hand_winner: str | None = None,
@@ -541,13 +547,15 @@ def table_draft_submit(
     round_ = _lock_for_scores(round_, drawn_for=drawn_for)
     if earlier := _earlier_post(round_, table, key):
         return earlier
-    if round_.night.confirm_results:
-        side, _ = _code_side(round_, table, code, field="code")
+    game = _table(round_, table)
+    if round_.night.confirm_results:  # at a table of three each player is a side of their own
+        side, _ = _code_side(round_, table, code, field="code", seat=game.three)
     draft = record.draft_store(
-        _table(round_, table),
+        game,
         side=side,
         ns_points=ns_points,
         ew_points=ew_points,
+        seat_points=seat_points,
         last_hand_winner=last_hand_winner,
         key=key,
         sure=sure,
@@ -564,7 +572,10 @@ def table_draft_confirm(
     round_ = _lock_for_scores(round_, drawn_for=drawn_for)
     game = _table(round_, table)
     draft = record.draft_waiting(game, draft_number)
-    side, name = _code_side(round_, table, code, field="code", side=other_side(draft.side))
+    if game.three:  # any other player at the table
+        side, name = _code_side(round_, table, code, field="code", seat=True)
+    else:
+        side, name = _code_side(round_, table, code, field="code", side=other_side(draft.side))
     result = record.draft_confirm(game, draft, side=side, name=name)
     _after_score(round_)
     return result

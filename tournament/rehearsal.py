@@ -144,7 +144,7 @@ def _play(
         played.append(hand)
         score = rules.score_hand(rules.Hand.of(hand), ruleset)
         ns, ew = ns + score.ns, ew + score.ew
-        if end.reached(ns, ew):
+        if end.reached(ns, ew, score.winner):
             break
     return played
 

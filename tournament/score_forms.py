@@ -18,7 +18,55 @@ POINT_ERRORS = {
 }
 
 
-class ScoreForm(forms.Form):
+class PointBoxes:
+    """What the score forms share: the score's boxes, two sides' or a table of three's three players'."""
+
+    three: bool
+    cleaned_data: dict
+
+    @property
+    def point_names(self) -> list[str]:
+        return [f"{seat.lower()}_points" for seat in THREE_SEATS] if self.three else ["ns_points", "ew_points"]
+
+    @property
+    def point_fields(self) -> list:
+        """The score's boxes, in order: N–S and E–W, or each player's at a table of three."""
+        return [self[name] for name in self.point_names]  # type: ignore[index]
+
+    def points(self) -> dict:
+        """The totals as the game's life takes them (after is_valid): two sides', or `seat_points`."""
+        data = self.cleaned_data
+        if self.three:
+            return {"seat_points": {seat: data[f"{seat.lower()}_points"] for seat in THREE_SEATS}}
+        return {"ns_points": data["ns_points"], "ew_points": data["ew_points"]}
+
+
+def _boxes(form: forms.Form, three: dict[str, str] | None) -> None:
+    """At a table of three (`three`: seat -> name) the two sides' boxes become a box for each player, and "who won
+    the last hand" names them; every box takes digits from a phone's number pad."""
+    form.three = three is not None  # type: ignore[attr-defined]
+    if three is not None:
+        del form.fields["ns_points"], form.fields["ew_points"]
+        for seat in THREE_SEATS:
+            form.fields[f"{seat.lower()}_points"] = forms.IntegerField(
+                label=three.get(seat) or SEAT_NAMES[seat],
+                min_value=0,
+                max_value=999,
+                error_messages=POINT_ERRORS,
+                widget=forms.TextInput(),
+            )
+        last = form.fields["last_hand_winner"]
+        last.choices = [  # type: ignore[attr-defined]
+            ("", "—"),
+            *((seat, three.get(seat) or SEAT_NAMES[seat]) for seat in THREE_SEATS),
+            (DRAWN, "both or neither: a draw"),
+        ]
+        last.label = "If level at the top, who won the last hand?"
+    for name in form.point_names:  # type: ignore[attr-defined]
+        form.fields[name].widget.attrs.update({"inputmode": "numeric", "autocomplete": "off", "size": 3})
+
+
+class ScoreForm(PointBoxes, forms.Form):
     ns_points = forms.IntegerField(
         label="N–S", min_value=-999, max_value=999, error_messages=POINT_ERRORS, widget=forms.TextInput()
     )
@@ -36,41 +84,7 @@ class ScoreForm(forms.Form):
     def __init__(self, *args, three: dict[str, str] | None = None, **kwargs):
         """`three`: the table is a table of three, seat -> player name: a box for each player's own points."""
         super().__init__(*args, **kwargs)
-        self.three = three is not None
-        if three is not None:
-            del self.fields["ns_points"], self.fields["ew_points"]
-            for seat in THREE_SEATS:
-                self.fields[f"{seat.lower()}_points"] = forms.IntegerField(
-                    label=three.get(seat) or SEAT_NAMES[seat],
-                    min_value=0,
-                    max_value=999,
-                    error_messages=POINT_ERRORS,
-                    widget=forms.TextInput(),
-                )
-            self.fields["last_hand_winner"].choices = [
-                ("", "—"),
-                *((seat, three.get(seat) or SEAT_NAMES[seat]) for seat in THREE_SEATS),
-                (DRAWN, "both or neither: a draw"),
-            ]
-            self.fields["last_hand_winner"].label = "If level at the top, who won the last hand?"
-        for name in self.point_names:
-            self.fields[name].widget.attrs.update({"inputmode": "numeric", "autocomplete": "off", "size": 3})
-
-    @property
-    def point_names(self) -> list[str]:
-        return [f"{seat.lower()}_points" for seat in THREE_SEATS] if self.three else ["ns_points", "ew_points"]
-
-    @property
-    def point_fields(self) -> list:
-        """The score's boxes, in order: N–S and E–W, or each player's at a table of three."""
-        return [self[name] for name in self.point_names]
-
-    def points(self) -> dict:
-        """The totals as `game.table_result_submit` takes them (after is_valid)."""
-        data = self.cleaned_data
-        if self.three:
-            return {"seat_points": {seat: data[f"{seat.lower()}_points"] for seat in THREE_SEATS}}
-        return {"ns_points": data["ns_points"], "ew_points": data["ew_points"]}
+        _boxes(self, three)
 
 
 class RulesForm(forms.Form):
@@ -109,7 +123,7 @@ def code_field(label: str) -> forms.CharField:
     )
 
 
-class TableScoreForm(forms.Form):
+class TableScoreForm(PointBoxes, forms.Form):
     """The game score typed on the table's phone, by one side: it proves its side with a code from its own tally
     card where the night asks for confirmation, and otherwise says which side it is."""
 
@@ -130,11 +144,16 @@ class TableScoreForm(forms.Form):
     key = forms.CharField(widget=forms.HiddenInput())
     sure = forms.BooleanField(label="yes, that is the score", required=False)
 
-    def __init__(self, *args, confirm: bool = True, **kwargs):
+    def __init__(self, *args, confirm: bool = True, three: dict[str, str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         del self.fields["side" if confirm else "code"]
+        if three is not None and not confirm:  # at a table of three each player is their own side
+            side = self.fields["side"]
+            side.choices = [(seat, f"I am {three.get(seat, seat)}") for seat in THREE_SEATS]  # type: ignore[attr-defined]
+            side.error_messages["required"] = "Say who you are."
         for name in ("ns_points", "ew_points"):
-            self.fields[name].widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"})
+            self.fields[name].widget = forms.TextInput()
+        _boxes(self, three)
 
 
 class ConfirmForm(forms.Form):

@@ -548,7 +548,7 @@ PRESET_CHANGES = {
     "blind-loner": {"blind_loner_march": 8},
     "hall-minus": {"euchred_makers": -2, "euchred_loner": -4},
     "loner-bonus": {"loner_bonus": 2},
-    "bid-euchre": {"tricks_per_hand": 6, "bidding": True},
+    "bid-euchre": {"tricks_per_hand": 6, "bidding": True, "target_on_offense": True},
     "double-deck": {
         **{"tricks_per_hand": 12, "bidding": True, "min_bid": 3, "made_scores": "bid", "set_loses": "bid"},
         **{"defender_shutout": 0, "little_pepper": 0, "big_pepper": 0},
@@ -561,10 +561,12 @@ PRESET_CHANGES = {
         **{"tricks_per_hand": 6, "bidding": True, "min_bid": 4, "made_scores": "bid", "set_loses": "bid"},
         **{"shutout_loses": "made", "little_pepper": 7, "big_pepper": 14, "pepper_defenders": "set"},
         "pepper_names": "Small,Big",
+        "defenders_may_pass": True,
     },
     "pfeffer": {
         **{"tricks_per_hand": 6, "bidding": True, "min_bid": 4, "set_back": 5, "defender_shutout": 5},
         **{"little_pepper": 0, "big_pepper": 12, "pepper_set": 10, "pepper_names": "-,Pfeffer"},
+        "hickeys": True,
     },
     "buck": {
         **{"tricks_per_hand": 6, "bidding": True, "min_bid": 3, "set_loses": "bid", "shutout_loses": "bid"},

@@ -86,11 +86,16 @@ def test_undo_and_game_over(organizer_client, playing):
     assert TableResult.objects.get(table=2).status == "final"
 
 
-def test_bid_euchre_asks_for_the_bid_before_the_tricks(organizer_client, night):
-    night.rules = PRESETS["bid-euchre"].as_dict()
+def _on_preset(night, preset: str):
+    """The night on a preset's rules, four players drawn, game 1 started."""
+    night.rules = PRESETS[preset].as_dict()
     night.save()
     register(night, 4)
-    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+    return game.round_start(round_=services.night_draw(night=night, seed=1))
+
+
+def test_bid_euchre_asks_for_the_bid_before_the_tricks(organizer_client, night):
+    round_ = _on_preset(night, "bid-euchre")
     page = reverse("scoring:table_hands", args=[night.pk, 1, 1])
     before = organizer_client.get(page + "?maker=N", **HTMX).content.decode()
     assert "Tap the bid, then the tricks." in before and 'name="tricks"' not in before
@@ -134,3 +139,35 @@ def test_after_the_bell_a_table_can_still_enter_the_hand_it_was_playing(organize
     game.round_ring_bell(round_=playing)
     page = organizer_client.get(url("table_hands", playing)).content.decode()
     assert "The bell has rung" in page and "Who called trump?" in page
+
+
+def test_midwest_pepper_offers_the_opponents_pass_beside_the_tricks(organizer_client, night):
+    round_ = _on_preset(night, "midwest-pepper")
+    page = reverse("scoring:table_hands", args=[night.pk, 1, 1])
+    shown = organizer_client.get(page + "?maker=E&bid=5", **HTMX).content.decode()
+    assert 'name="passed" value="1"' in shown and "Opponents pass:&nbsp;<small>E–W +5</small>" in shown
+    organizer_client.post(
+        reverse("scoring:hand_add", args=[night.pk, 1, 1]), {"maker": "E", "bid": "5", "passed": "1"}, **HTMX
+    )
+    hand = Hand.objects.get(result__round=round_)
+    assert (hand.passed, hand.tricks, hand.ns_points, hand.ew_points) == (True, 0, 0, 5)
+    listed = organizer_client.get(page, **HTMX).content.decode()
+    assert "<td>passed</td>" in listed
+    csv_text = organizer_client.get(reverse("tournament:hands_csv", args=[night.pk])).content.decode("utf-8-sig")
+    assert "5 (opponents passed)" in csv_text
+
+
+def test_bid_euchre_has_no_pass_button(organizer_client, night):
+    _on_preset(night, "bid-euchre")
+    shown = organizer_client.get(reverse("scoring:table_hands", args=[night.pk, 1, 1]) + "?maker=N&bid=4", **HTMX)
+    assert 'name="passed"' not in shown.content.decode()
+
+
+def test_a_pfeffer_table_counts_its_hickeys_beside_the_score(organizer_client, night):
+    round_ = _on_preset(night, "pfeffer")
+    hand_record(round_=round_, table=1, hand=rules.Hand(makers="NS", maker="N", bid=4, tricks=3))  # N–S set
+    hand_record(round_=round_, table=1, hand=rules.Hand(makers="NS", maker="N", bid=4, tricks=6))  # E–W set
+    hand_record(round_=round_, table=1, hand=rules.Hand(makers="EW", maker="E", pepper="big", alone=True, tricks=5))
+    page = organizer_client.get(reverse("scoring:table_hands", args=[night.pk, 1, 1]), **HTMX).content.decode()
+    assert page.count("Hickeys:") == 2
+    assert re.search(r"Hickeys: 1</span>.*Hickeys: 3</span>", page, re.S)

@@ -249,3 +249,93 @@ def test_the_every_hand_csv_gives_each_player_s_points_at_a_table_of_three(organ
     line = next(row for row in lines if row[:3] == ["1", "4", "total"])
     assert line[9:11] == ["", ""]
     assert line[-3:] == [str(result.seat_points[seat]) for seat in "NES"]
+
+
+# --- the table's phone ----------------------------------------------------------------------------------------------
+
+
+def _codes(round_, table):
+    from tournament.models import Entry
+
+    seats = dict(Seating.objects.filter(round=round_, table=table).values_list("seat", "player_id"))
+    codes = dict(
+        Entry.objects.filter(night=round_.night, player_id__in=seats.values()).values_list("player_id", "code")
+    )
+    return {seat: codes[player] for seat, player in seats.items()}
+
+
+def test_a_table_of_three_enters_its_score_by_phone_and_another_player_confirms_it():
+    _, round_ = _night(players=13)
+    codes = _codes(round_, 4)
+    points = {"N": 2, "E": 5, "S": 4}
+    draft = game.table_draft_submit(round_=round_, table=4, seat_points=points, code=codes["N"])
+    assert draft.status == "draft" and draft.side == "N" and draft.seat_points == points
+    with pytest.raises(ValidationError, match="another player at the table confirms it"):
+        game.table_draft_confirm(round_=round_, table=4, draft_number=draft.number, code=codes["N"])
+    result = game.table_draft_confirm(round_=round_, table=4, draft_number=draft.number, code=codes["S"])
+    assert result.seat_points == points and result.winner == "E" and result.status == "final"
+
+
+def test_two_players_typing_the_same_score_confirm_it_and_different_scores_are_a_dispute():
+    _, round_ = _night(players=13)
+    codes = _codes(round_, 3)
+    game.table_draft_submit(round_=round_, table=3, seat_points={"N": 1, "E": 2, "S": 3}, code=codes["E"])
+    game.table_draft_submit(round_=round_, table=3, seat_points={"N": 1, "E": 2, "S": 3}, code=codes["S"])
+    assert round_.results.get(table=3).seat_points == {"N": 1, "E": 2, "S": 3}
+    codes = _codes(round_, 2)
+    game.table_draft_submit(round_=round_, table=2, seat_points={"N": 1, "E": 2, "S": 3}, code=codes["E"])
+    second = game.table_draft_submit(round_=round_, table=2, seat_points={"N": 4, "E": 2, "S": 3}, code=codes["N"])
+    assert second.status == "disputed" and not round_.results.filter(table=2).exists()
+
+
+def test_the_phone_page_of_a_table_of_three_has_a_box_for_each_player(client):
+    night, round_ = _night(players=13)
+    from scoring.models import TableLink
+
+    services.table_links_ensure(night=night)
+    link = TableLink.objects.get(night=night, table=4, active=True)
+    names = {s.seat: s.player.name for s in Seating.objects.filter(round=round_, table=4).select_related("player")}
+    page = client.get(reverse("scoring:table_link", args=[link.token])).content.decode()
+    assert "Three-handed" in page and 'name="s_points"' in page and "Or enter it hand by hand" not in page
+    codes = _codes(round_, 4)
+    post = {"n_points": "3", "e_points": "1", "s_points": "6", "code": codes["E"], "key": "phone-1", "game": "1"}
+    body = client.post(reverse("scoring:link_submit", args=[link.token]), post).content.decode()
+    assert f"{names['E']} entered {names['N']} 3, {names['E']} 1, {names['S']} 6" in body
+    post.update(n_points="99", key="phone-2")
+    body = client.post(reverse("scoring:link_submit", args=[link.token]), post).content.decode()
+    assert "more than" in body
+
+
+def test_the_desk_shows_a_table_of_three_s_draft_and_dispute_by_name(client, django_user_model):
+    night, round_ = _night(players=13)
+    organizer = django_user_model.objects.create_user("org", password="pw-long-enough", is_staff=True)
+    client.force_login(organizer)
+    names = {s.seat: s.player.name for s in Seating.objects.filter(round=round_, table=3).select_related("player")}
+    codes = _codes(round_, 3)
+    game.table_draft_submit(round_=round_, table=3, seat_points={"N": 1, "E": 2, "S": 3}, code=codes["E"])
+    page = client.get(reverse("scoring:keeper_desk", args=[night.pk])).content.decode()
+    assert f"entered by {names['E']}, {names['N']} 1, {names['E']} 2, {names['S']} 3" in page
+    assert 'name="t3-s_points" value="3"' in page  # what the table typed, ready for the keeper to save
+    game.table_draft_submit(round_=round_, table=3, seat_points={"N": 1, "E": 2, "S": 1}, code=codes["N"])
+    page = client.get(reverse("scoring:keeper_desk", args=[night.pk])).content.decode()
+    assert f"disputed: {names['E']} says" in page and f"{names['N']} says" in page
+
+
+def test_a_table_of_three_s_phone_entries_survive_a_backup_and_a_restore():
+    from tournament import backup
+
+    night, round_ = _night(players=13)
+    codes = _codes(round_, 4)
+    draft = game.table_draft_submit(round_=round_, table=4, seat_points={"N": 2, "E": 5, "S": 4}, code=codes["N"])
+    game.table_draft_confirm(round_=round_, table=4, draft_number=draft.number, code=codes["S"])
+    codes = _codes(round_, 3)
+    game.table_draft_submit(round_=round_, table=3, seat_points={"N": 1, "E": 0, "S": 3}, code=codes["E"])
+    raw = backup.night_backup_bytes(Night.objects.get(pk=night.pk))
+    Night.objects.filter(pk=night.pk).delete()
+    restored = backup.night_restore(raw=raw)
+    entries = restored.rounds.get(number=1).submissions.order_by("table", "number")
+    assert [(e.table, e.side, e.seat_points, e.status) for e in entries] == [
+        (3, "E", {"N": 1, "E": 0, "S": 3}, "draft"),
+        (4, "N", {"N": 2, "E": 5, "S": 4}, "confirmed"),
+        (4, "N", {"N": 2, "E": 5, "S": 4}, "confirmed"),
+    ]

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from scoring import names as name_order
 from scoring.models import Hand, TableLink, TableResult
+from scoring.rules import Ruleset, score_hand
 from scoring.seats import HEAD_TABLE, PARTNER_SEAT, SEAT_NAMES, SEATS
 
 from ..models import Bye, Entry, Night, Player, Round, Seating
@@ -132,11 +133,26 @@ def round_view(round_: Round) -> RoundView:
         view = tables.setdefault(seating.table, TableView(seating.table, table_label(seating.table, count)))
         view.seats[seating.seat] = seating.player.name
     end = round_.night.game_end()
+    went_to = _last_hands_went_to(round_) if end.on_offense and end.target is not None else {}
     for result in TableResult.objects.filter(round=round_):
         if result.table in tables:
             tables[result.table].result = result
-            tables[result.table].reached = end.reached(result.ns_points, result.ew_points) is not None
+            tables[result.table].reached = (
+                end.reached(result.ns_points, result.ew_points, went_to.get(result.pk)) is not None
+            )
     return RoundView(round_, [tables[number] for number in sorted(tables)])
+
+
+def _last_hands_went_to(round_: Round) -> dict[int, str]:
+    """For each game still being entered hand by hand, the side its last hand went to (Pepper's "on offense": only
+    that side can have reached the target). One query, on such nights only."""
+    ruleset = Ruleset.from_dict(round_.night.rules)
+    last: dict[int, Hand] = {}
+    for hand in Hand.objects.filter(result__round=round_, result__status=TableResult.Status.PLAYING).order_by(
+        "result_id", "number"
+    ):
+        last[hand.result_id] = hand
+    return {result: score_hand(hand.as_rules_hand(), ruleset).winner for result, hand in last.items()}
 
 
 def seat_finder(round_: Round) -> list[SeatFinder]:

@@ -65,6 +65,7 @@ def night_record(night: Night) -> dict:
                             "bid": hand.bid,
                             "pepper": hand.pepper or None,
                             "renege": hand.renege or None,
+                            "passed": hand.passed,
                             "tricks": hand.tricks,
                             "points": {"NS": hand.ns_points, "EW": hand.ew_points},
                         }

@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import NamedTuple
 
 from django.db import connections
@@ -238,11 +239,13 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
             night_rows.extras[(number, table)] = by_seat
     if unknown:
         hands: dict[int, list[rules.Hand]] = {}
-        for result_id, makers, tricks, alone, maker, blind, defender_alone, bid, pepper in Hand.objects.filter(
+        fields = ("makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper", "renege", "passed")
+        for result_id, *values in Hand.objects.filter(
             result__round__night_id__in=ids, result__round__status=closed, result__extras__isnull=True
-        ).values_list("result_id", "makers", "tricks", "alone", "maker", "blind", "defender_alone", "bid", "pepper"):
-            hand = rules.Hand(makers, tricks, alone, maker or None, blind, defender_alone or None, bid, pepper or None)
-            hands.setdefault(result_id, []).append(hand)
+        ).values_list("result_id", *fields):
+            hands.setdefault(result_id, []).append(
+                rules.Hand.of(SimpleNamespace(**dict(zip(fields, values, strict=True))))
+            )
         for pk, (night_id, number, table) in unknown.items():
             by_seat = {
                 seat: rules.Extras(*numbers)

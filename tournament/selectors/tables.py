@@ -49,7 +49,10 @@ class TableGame:
         """The side whose points reached the night's target: the game is over ("NS", "EW"; None)."""
         if self.result is None:
             return None
-        return self.round.night.game_end().reached(self.result.ns_points, self.result.ew_points)
+        end = self.round.night.game_end()
+        last = self.hands[-1] if self.hands and end.on_offense else None
+        went_to = rules.score_hand(last.as_rules_hand(), self.rules).winner if last else None
+        return end.reached(self.result.ns_points, self.result.ew_points, went_to)
 
     @property
     def reached_name(self) -> str:
@@ -75,6 +78,17 @@ class TableGame:
     @property
     def score(self) -> tuple[int, int]:
         return (self.result.ns_points, self.result.ew_points) if self.result else (0, 0)
+
+    @property
+    def hickeys(self) -> tuple[int, int] | None:
+        """Pfeffer's Hickeys so far this game, (N–S, E–W); None where the rules keep none."""
+        if not (self.rules.bidding and self.rules.hickeys):
+            return None
+        counts = {"NS": 0, "EW": 0}
+        for hand in self.hands:
+            for side, count in rules.hickeys(hand.as_rules_hand(), self.rules).items():
+                counts[side] += count
+        return counts["NS"], counts["EW"]
 
 
 # A phone's poll asks this every few seconds: one plain statement, not three ORM queries (whose building cost more
@@ -178,10 +192,23 @@ class DeskRow:
         """A table of three's score with the players' names: "Ann 5 · Bob 3 · Cy 2"."""
         return three_score(self.three or {}, self.result)
 
+    def _said(self, entry: Submission) -> str:
+        """What a table of three's entry says, the players by name."""
+        names, points = self.three or {}, entry.seat_points or {}
+        return ", ".join(f"{names.get(seat, seat)} {points.get(seat, 0)}" for seat in ("N", "E", "S"))
+
     @property
     def label(self) -> str:
         if self.status == DeskState.IN:
             return "in"
+        if self.three is not None and self.status in (DeskState.DISPUTED, DeskState.DRAFT):
+            who = self.three
+            if self.status == DeskState.DISPUTED:
+                return "disputed: " + " vs ".join(
+                    f"{who.get(s.side, s.side)} says {self._said(s)}" for s in self.waiting
+                )
+            draft = self.waiting[-1]
+            return f"entered by {who.get(draft.side, draft.side)}, {self._said(draft)}: waiting for another player"
         if self.status == DeskState.DISPUTED:
             return "disputed: " + " vs ".join(f"{s.side} says {s.ns_points}–{s.ew_points}" for s in self.waiting)
         if self.status == DeskState.DRAFT:
@@ -232,7 +259,7 @@ def desk_rows(round_: Round) -> list[DeskRow]:
                     f"{seats.get('N', '?')}, {seats.get('E', '?')}",
                     seats.get("S", "?"),
                     result,
-                    [],
+                    [s for s in pending if status != DeskState.DISPUTED or s.status == Submission.Status.DISPUTED],
                     status,
                     seats,
                 )

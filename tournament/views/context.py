@@ -30,7 +30,7 @@ def score_form(table, *, data=None) -> ScoreForm:
 
 
 def result_points(result) -> dict[str, int]:
-    """A stored result's totals as a score form's initial values."""
+    """A stored result's (or a table's entry's) totals as a score form's initial values."""
     if result.seat_points is not None:
         return {f"{seat.lower()}_points": points for seat, points in result.seat_points.items()}
     return {"ns_points": result.ns_points, "ew_points": result.ew_points}

@@ -38,7 +38,7 @@ def _form(row, round_: Round, data=None) -> DeskForm:
     if result is not None and result.entry == TableResult.Entry.TOTALS:
         initial.update(result_points(result))
     elif row.waiting:  # what the table typed, for the keeper to check and save
-        initial.update(ns_points=row.waiting[-1].ns_points, ew_points=row.waiting[-1].ew_points)
+        initial.update(result_points(row.waiting[-1]))
     closed = round_.status == Round.Status.CLOSED
     return DeskForm(data=data, initial=initial, prefix=f"t{row.table}", closed=closed, three=row.three)
 

@@ -71,8 +71,9 @@ class Draft:
         }
         return "?" + urlencode({key: value for key, value in params.items() if value})
 
-    def hand(self, tricks: int, renege: str | None = None) -> rules.Hand:
-        """The hand this draft becomes when the makers took `tricks` (or when a side reneged)."""
+    def hand(self, tricks: int, renege: str | None = None, passed: bool = False) -> rules.Hand:
+        """The hand this draft becomes when the makers took `tricks` (or when a side reneged, or the opponents
+        passed)."""
         return rules.Hand(
             makers=rules.side_of(self.maker),
             tricks=tricks,
@@ -84,6 +85,7 @@ class Draft:
             pepper=self.pepper or None,  # type: ignore[arg-type]
             dealer=self.dealer or None,  # type: ignore[arg-type]
             renege=renege,  # type: ignore[arg-type]
+            passed=passed,
         )
 
 
@@ -112,6 +114,7 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
     tricks = []  # (tricks, points label) — only when the hand can be scored
     bids: list[tuple[str, str, bool]] = []
     reneges: list[tuple[str, str, str]] = []  # (side, label, points label)
+    passing = ""  # Midwest Pepper: the points if the opponents pass the hand ("" where they may not)
     if draft.maker:
         defenders = rules.SEATS_OF[rules.other(rules.side_of(draft.maker))]
         if not ruleset.bidding:
@@ -140,6 +143,8 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
             for side in rules.SIDES:
                 score = rules.score_hand(draft.hand(0, renege=side), ruleset)
                 reneges.append((side, f"{side[0]}–{side[1]} reneged", _points_label(score)))
+            if ruleset.defenders_may_pass:
+                passing = _points_label(rules.score_hand(draft.hand(0, passed=True), ruleset))
     seat_buttons = [(seat, shown.seats.get(seat, "?"), SEAT_NAMES[seat]) for seat in rules.SEATS]
     return {
         "game": shown,
@@ -160,6 +165,7 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
         "pepper_names": {pepper: rules.pepper_name(pepper, ruleset) for pepper in ("little", "big")},
         "tricks": tricks,
         "reneges": reneges,
+        "passing": passing,
         "error": error,
         "urls": urls,
     }
@@ -194,14 +200,16 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
     """
     draft = Draft.from_query(request.POST)
     renege = request.POST.get("renege") if request.POST.get("renege") in rules.SIDES else None
+    passed = request.POST.get("passed") == "1"  # the opponents passed: the hand was not played
     try:
-        tricks = 0 if renege else int(request.POST.get("tricks", ""))  # a renege is scored without its tricks
+        # A renege is scored without its tricks; a passed hand has none.
+        tricks = 0 if renege or passed else int(request.POST.get("tricks", ""))
         if not draft.maker:
             raise ValidationError("Tap who called trump first.")
         game.hand_record(
             round_=round_,
             table=table,
-            hand=draft.hand(tricks, renege),
+            hand=draft.hand(tricks, renege, passed),
             user=request.user,
             drawn_for=drawn_for,
             number=posted_number(request, "hand"),

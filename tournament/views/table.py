@@ -105,6 +105,7 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
     if round_ is not None and request.method == "POST":
         round_.refresh_from_db()  # the score may have moved the game (the last table in closes it)
     seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name")) if round_ else {}
+    three = len(seats) == 3 and "W" not in seats  # a table of three: each player's own points
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
     waiting = (
         list(
@@ -120,14 +121,19 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
         "night": link.night,
         "round": round_,
         "seats": seats,
-        "three": len(seats) == 3 and "W" not in seats,  # a table of three: its points go in at the desk
+        "three": three,
         "three_score": selectors.three_score(seats, result),
         "three_winner": seats.get(result.winner, "") if result else "",
+        # At a table of three each entry is one player's: who typed it, and the three scores by name.
+        "draft_line": next((_said(seats, s, "entered") for s in waiting if s.status == Submission.Status.DRAFT), ""),
+        "disputed_lines": [_said(seats, s, "says") for s in waiting if s.status == Submission.Status.DISPUTED],
         "result": result,
         "draft": next((s for s in waiting if s.status == Submission.Status.DRAFT), None),
         "disputed": [s for s in waiting if s.status == Submission.Status.DISPUTED],
         "form": extra.pop("form", None)
-        or TableScoreForm(initial={"key": Submission.new_key()}, confirm=link.night.confirm_results),
+        or TableScoreForm(
+            initial={"key": Submission.new_key()}, confirm=link.night.confirm_results, three=seats if three else None
+        ),
         "confirm_form": extra.pop("confirm_form", None) or ConfirmForm(),
         "stamp": selectors.table_stamp(link.night_id, round_.pk if round_ else None, link.table),
         "oob": poll,  # a poll's answer replaces the entry as a twin; every htmx answer brings the poller
@@ -152,7 +158,7 @@ def table_link(request, token: str):
 @require_POST
 def link_submit(request, token: str):
     link, round_ = _resolve(request, token)
-    form = TableScoreForm(request.POST, confirm=link.night.confirm_results)
+    form = TableScoreForm(request.POST, confirm=link.night.confirm_results, three=_three(link, round_))
     if form.is_valid() and round_ is not None:
         data = form.cleaned_data
         try:
@@ -161,8 +167,7 @@ def link_submit(request, token: str):
                 table=link.table,
                 side=data.get("side", ""),
                 code=data.get("code", ""),
-                ns_points=data["ns_points"],
-                ew_points=data["ew_points"],
+                **form.points(),
                 last_hand_winner=data["last_hand_winner"] or None,
                 key=data["key"],
                 drawn_for=_drawn_for(request),
@@ -194,6 +199,21 @@ def link_confirm(request, token: str):
         else:
             return _page(request, link, round_, saved=True)
     return _page(request, link, round_, confirm_form=form)
+
+
+def _said(seats: dict[str, str], entry: Submission, verb: str) -> str:
+    """A table of three's entry in words: "Ann Lee entered Ann Lee 5, Bob Ray 3, Cy Orr 2"."""
+    points = entry.seat_points or {}
+    scores = ", ".join(f"{seats.get(seat, seat)} {points.get(seat, 0)}" for seat in ("N", "E", "S"))
+    return f"{seats.get(entry.side, entry.side)} {verb} {scores}"
+
+
+def _three(link: TableLink, round_: Round | None) -> dict[str, str] | None:
+    """The table's players by seat when it is a table of three (None at a table of four, or with no game)."""
+    if round_ is None:
+        return None
+    seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name"))
+    return seats if len(seats) == 3 and "W" not in seats else None
 
 
 def _hand_round(link: TableLink, round_: Round | None) -> Round:
