@@ -161,3 +161,14 @@ def test_substitutes_survive_a_backup_and_a_restore(night):
     Player.objects.filter(pk__in=ids).delete()
     restored = backup.night_restore(raw=raw)
     assert sorted((row.name, row.total) for row in night_standings(restored).rows) == sorted(before)
+
+
+def test_a_refused_swap_keeps_the_swap_form_in_the_players_panel(organizer_client, night):
+    """htmx answers a refusal with the Players tonight panel alone: the swap form stays, with the reason in it."""
+    round_ = game_under_way(night, 8)
+    url = reverse("tournament:seating_swap", args=[night.pk, round_.number])
+    player = Seating.objects.filter(round=round_).first().player_id
+    answer = organizer_client.post(url, {"player": player, "other": player}, HTTP_HX_REQUEST="true")
+    body = answer.content.decode()
+    assert answer.status_code == 200 and 'role="alert"' in body
+    assert f"Swap two players in game {round_.number}" in body  # the form is still there to try again

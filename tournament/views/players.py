@@ -25,8 +25,10 @@ def _answer(request, night: Night, **forms):
         # During play a change of players can reseat the next game: show the whole page again.
         if not forms and request.htmx:
             return HttpResponseClientRefresh()
-        if request.htmx:
-            return TemplateResponse(request, ROSTER, players_context(night, **forms))
+        if request.htmx:  # the panel alone, with the game it offers swaps in (a refusal keeps the swap form)
+            current = selectors.current_round(night)
+            view = selectors.round_view(current) if current else None
+            return TemplateResponse(request, ROSTER, {**players_context(night, **forms), "round_view": view})
     if request.htmx:
         return TemplateResponse(request, PARTIAL, players_context(night, **forms))
     if forms:  # a refusal without htmx: the whole page, with the form and its message
