@@ -9,13 +9,20 @@ table of three."
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from scoring.models import TableLink
 from tests.conftest import register
-from tournament import game, services
-from tournament.models import Bye, Night, Round, Seating
+from tests.tournament.test_backup_refusals import refused, signed
+from tournament import backup, game, services
+from tournament.models import Bye, Entry, Night, Round, Seating
+from tournament.rehearsal import simulate
 from tournament.selectors import night_standings
 
 pytestmark = pytest.mark.django_db
@@ -180,18 +187,16 @@ def test_the_desk_and_the_night_page_show_three_boxes_with_the_players_names(cli
 
 
 def _played_three_night():
-    from tournament.rehearsal import simulate
 
     return simulate(players=13, rounds=2, seed=5, fill=Night.Fill.THREES)
 
 
 def test_a_night_with_tables_of_three_survives_a_backup_and_a_restore():
-    from tournament import backup
 
     night = _played_three_night()
     before = sorted((row.name, row.total, row.wins) for row in night_standings(night).rows)
     raw = backup.night_backup_bytes(night)
-    data = __import__("json").loads(raw)
+    data = json.loads(raw)
     three = next(r for r in data["rounds"][0]["results"] if r["seat_points"] is not None)
     assert set(three["seat_points"]) == {"N", "E", "S"} and three["winner"] in "NES"
     Night.objects.filter(pk=night.pk).delete()
@@ -211,10 +216,6 @@ def test_a_night_with_tables_of_three_survives_a_backup_and_a_restore():
     ],
 )
 def test_a_backup_whose_table_of_three_was_edited_is_refused_whole(change, words):
-    import json
-
-    from tests.tournament.test_backup_refusals import refused, signed
-    from tournament import backup
 
     night = _played_three_night()
     data = json.loads(backup.night_backup_bytes(night))
@@ -225,10 +226,6 @@ def test_a_backup_whose_table_of_three_was_edited_is_refused_whole(change, words
 
 
 def test_a_table_of_three_on_a_night_without_them_is_refused():
-    import json
-
-    from tests.tournament.test_backup_refusals import refused, signed
-    from tournament import backup
 
     night = _played_three_night()
     data = json.loads(backup.night_backup_bytes(night))
@@ -238,8 +235,6 @@ def test_a_table_of_three_on_a_night_without_them_is_refused():
 
 
 def test_the_every_hand_csv_gives_each_player_s_points_at_a_table_of_three(organizer_client):
-    import csv
-    import io
 
     night = _played_three_night()
     text = organizer_client.get(reverse("tournament:hands_csv", args=[night.pk])).content.decode("utf-8-sig")
@@ -255,7 +250,6 @@ def test_the_every_hand_csv_gives_each_player_s_points_at_a_table_of_three(organ
 
 
 def _codes(round_, table):
-    from tournament.models import Entry
 
     seats = dict(Seating.objects.filter(round=round_, table=table).values_list("seat", "player_id"))
     codes = dict(
@@ -290,7 +284,6 @@ def test_two_players_typing_the_same_score_confirm_it_and_different_scores_are_a
 
 def test_the_phone_page_of_a_table_of_three_has_a_box_for_each_player(client):
     night, round_ = _night(players=13)
-    from scoring.models import TableLink
 
     services.table_links_ensure(night=night)
     link = TableLink.objects.get(night=night, table=4, active=True)
@@ -322,7 +315,6 @@ def test_the_desk_shows_a_table_of_three_s_draft_and_dispute_by_name(client, dja
 
 
 def test_a_table_of_three_s_phone_entries_survive_a_backup_and_a_restore():
-    from tournament import backup
 
     night, round_ = _night(players=13)
     codes = _codes(round_, 4)

@@ -192,11 +192,6 @@ class DeskRow:
         """A table of three's score with the players' names: "Ann 5 · Bob 3 · Cy 2"."""
         return three_score(self.three or {}, self.result)
 
-    def _said(self, entry: Submission) -> str:
-        """What a table of three's entry says, the players by name."""
-        names, points = self.three or {}, entry.seat_points or {}
-        return ", ".join(f"{names.get(seat, seat)} {points.get(seat, 0)}" for seat in ("N", "E", "S"))
-
     @property
     def label(self) -> str:
         if self.status == DeskState.IN:
@@ -205,10 +200,11 @@ class DeskRow:
             who = self.three
             if self.status == DeskState.DISPUTED:
                 return "disputed: " + " vs ".join(
-                    f"{who.get(s.side, s.side)} says {self._said(s)}" for s in self.waiting
+                    f"{who.get(s.side, s.side)} says {points_words(who, s.seat_points)}" for s in self.waiting
                 )
             draft = self.waiting[-1]
-            return f"entered by {who.get(draft.side, draft.side)}, {self._said(draft)}: waiting for another player"
+            said = points_words(who, draft.seat_points)
+            return f"entered by {who.get(draft.side, draft.side)}, {said}: waiting for another player"
         if self.status == DeskState.DISPUTED:
             return "disputed: " + " vs ".join(f"{s.side} says {s.ns_points}–{s.ew_points}" for s in self.waiting)
         if self.status == DeskState.DRAFT:
@@ -217,6 +213,11 @@ class DeskRow:
         if self.status == DeskState.PLAYING:
             return f"hands being entered ({self.result.hands_played if self.result else 0})"
         return "missing"
+
+
+def points_words(seats: dict[str, str], points: dict[str, int] | None) -> str:
+    """A table of three's scores by name, in seat order: "Ann Lee 5, Bob Ray 3, Cy Orr 2" (an entry's words)."""
+    return ", ".join(f"{seats.get(seat, seat)} {(points or {}).get(seat, 0)}" for seat in ("N", "E", "S"))
 
 
 def three_score(seats: dict[str, str], result: TableResult | None) -> str:

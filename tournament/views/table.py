@@ -203,9 +203,7 @@ def link_confirm(request, token: str):
 
 def _said(seats: dict[str, str], entry: Submission, verb: str) -> str:
     """A table of three's entry in words: "Ann Lee entered Ann Lee 5, Bob Ray 3, Cy Orr 2"."""
-    points = entry.seat_points or {}
-    scores = ", ".join(f"{seats.get(seat, seat)} {points.get(seat, 0)}" for seat in ("N", "E", "S"))
-    return f"{seats.get(entry.side, entry.side)} {verb} {scores}"
+    return f"{seats.get(entry.side, entry.side)} {verb} {selectors.points_words(seats, entry.seat_points)}"
 
 
 def _three(link: TableLink, round_: Round | None) -> dict[str, str] | None:
