@@ -639,9 +639,14 @@ def _check_chart(chart: Any) -> None:
         if (
             not isinstance(tables, list)
             or not isinstance(out, list)
-            or not all(isinstance(table, list) and len(table) == 4 for table in tables)
+            or not all(isinstance(table, list) and len(table) in (3, 4) for table in tables)
+            or (not chart.get("threes") and any(len(table) == 3 for table in tables))
         ):
-            raise _fail(place, f"game {number} should list its tables of four and who sits out.")
+            raise _fail(
+                place,
+                f"game {number} should list its tables (of four, or of three on a night with tables "
+                "of three) and who sits out.",
+            )
         seated = [n for table in tables for n in table] + out
         if not all(type(n) is int for n in seated) or Counter(seated) != everyone:
             raise _fail(place, f"game {number} does not seat each of the numbers 1 to {players} exactly once.")

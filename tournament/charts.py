@@ -19,6 +19,7 @@ def to_json(chart: rotation.Chart) -> dict[str, Any]:
         "games": chart.games,
         "seed": chart.seed,
         "perfect": chart.perfect,
+        "threes": chart.threes,
         "rounds": [
             {"tables": [list(table.players) for table in game.tables], "sit_out": list(game.sit_out)}
             for game in chart.rounds
@@ -40,6 +41,7 @@ def from_json(data: dict[str, Any]) -> rotation.Chart:
             )
             for index, game in enumerate(data["rounds"], start=1)
         ),
+        threes=bool(data.get("threes", False)),
     )
 
 
@@ -49,7 +51,9 @@ def night_chart(night: Night) -> rotation.Chart | None:
         return None
     chart = from_json(night.chart)
     if chart.games > night.games:
-        chart = rotation.Chart(chart.players, night.games, chart.seed, chart.perfect, chart.rounds[: night.games])
+        chart = rotation.Chart(
+            chart.players, night.games, chart.seed, chart.perfect, chart.rounds[: night.games], chart.threes
+        )
     return chart
 
 

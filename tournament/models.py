@@ -290,9 +290,10 @@ class Night(models.Model):
             parse_groups(self.partner_groups)
         except ValueError as error:
             errors["partner_groups"] = str(error)
-        if self.fill == self.Fill.THREES and self.movement in (self.Movement.FIXED_PARTNERS, self.Movement.ROTATION):
-            how = "partners stay together" if self.movement == self.Movement.FIXED_PARTNERS else "the chart is of fours"
-            errors["fill"] = f"Tables of three do not go with this movement ({how}): choose byes or a house player."
+        if self.fill == self.Fill.THREES and self.movement == self.Movement.FIXED_PARTNERS:
+            errors["fill"] = (
+                "Tables of three do not go with fixed partners (partners stay together): choose byes or a house player."
+            )
         if errors:
             raise ValidationError(errors)
 

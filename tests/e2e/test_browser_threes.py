@@ -39,18 +39,23 @@ def _slips(desk, game: int) -> None:
     shot(desk, f"desk-game-{game}-in")
 
 
+def _draw_and_start(desk, players: int) -> None:
+    """Register the first `players` names, draw, and start game 1."""
+    desk.fill("#id_names", "\n".join(NAMES.splitlines()[:players]))
+    desk.click("text=Add everyone")
+    desk.wait_for_selector(f"text={players} checked in")
+    desk.click("text=Draw the opening seating")
+    desk.wait_for_selector("text=Start game 1")
+    desk.click("text=Start game 1")
+    desk.wait_for_selector("text=Game 1 of 2 is being played")
+
+
 def test_a_night_of_thirteen_with_tables_of_three_in_the_browser(live_server, browser, django_user_model, settings):
     from tournament.models import Bye, Night, Seating
 
     desk = new_night(live_server, browser, django_user_model, settings, "Threes night", fill="threes")
     base = live_server.url
-    desk.fill("#id_names", "\n".join(NAMES.splitlines()[:13]))
-    desk.click("text=Add everyone")
-    desk.wait_for_selector("text=13 checked in")
-    desk.click("text=Draw the opening seating")
-    desk.wait_for_selector("text=Start game 1")
-    desk.click("text=Start game 1")
-    desk.wait_for_selector("text=Game 1 of 2 is being played")
+    _draw_and_start(desk, 13)
     assert desk.locator("text=Three-handed").count() == 3
     shot(desk, "night-game-1")
     night = Night.objects.get(name="Threes night")
@@ -89,3 +94,34 @@ def test_a_night_of_thirteen_with_tables_of_three_in_the_browser(live_server, br
     standings = desk.locator("table.standings").first.inner_text()
     assert all(name in standings for name in NAMES.splitlines()[:13])
     assert ARTIFACTS.exists()
+
+
+def test_a_rotation_night_of_fourteen_with_tables_of_three_in_the_browser(
+    live_server, browser, django_user_model, settings
+):
+    """The rotation chart's answer: 14 players, the chart built at the draw with two tables of three at the tail
+    (4 + 4 + 3 + 3), every game from the chart with nobody sitting out; the chart page shows it."""
+    from tournament.models import Bye, Night, Seating
+
+    desk = new_night(
+        live_server, browser, django_user_model, settings, "Rotation threes", movement="rotation", fill="threes"
+    )
+    base = live_server.url
+    _draw_and_start(desk, 14)
+    assert desk.locator("text=Three-handed").count() == 2
+    night = Night.objects.get(name="Rotation threes")
+    desk.goto(f"{base}/nights/{night.pk}/chart/")
+    desk.wait_for_selector("text=tables of three at the tail so nobody sits out")
+    shot(desk, "rotation-chart")
+    desk.goto(f"{base}/nights/{night.pk}/desk/")
+    _slips(desk, 1)
+    desk.click("text=Close game 1")
+    desk.wait_for_selector("text=Keeper's desk · game 2")
+    round_2 = night.rounds.get(number=2)
+    sizes = [Seating.objects.filter(round=round_2, table=t).count() for t in range(1, 5)]
+    assert sizes == [4, 4, 3, 3] and not Bye.objects.filter(round__night=night).exists()
+    _slips(desk, 2)
+    desk.click("text=Close game 2")
+    desk.goto(f"{base}/nights/{night.pk}/")
+    desk.wait_for_selector("text=The night is over")
+    shot(desk, "rotation-night-over")

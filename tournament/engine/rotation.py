@@ -1,7 +1,9 @@
 """Rotation nights: the whole seating fixed in advance from the head count and the number of games. Pure Python.
 
 Players are chart numbers 1..players. Every game, `players % 4` of them sit out and the rest play at tables of
-four; nothing depends on the results, so the chart can be printed before the first deal.
+four; nothing depends on the results, so the chart can be printed before the first deal. On a night with tables of
+three (`threes`) nobody sits out: each game one to three tables of three at the tail (`roster.table_sizes`) seat
+the players whose turn it is, and the rest partner at tables of four.
 
 * Perfect charts. When the head count is 4n or 4n+1 (up to 64) the full night is a whist tournament: every two
   players are partners exactly once and opponents exactly twice; with 4n+1 players each sits out exactly once.
@@ -12,6 +14,10 @@ four; nothing depends on the results, so the chart can be printed before the fir
   twice running. Each game the partnerships are then paired into tables by a greedy build and a local search that
   keeps down how often two players meet (partners or opponents), and the tables are numbered so that every player
   visits the tables as evenly as possible.
+* Charts with tables of three. The turns at a table of three walk through a shuffled order (so they differ by at
+  most one, and nobody has two running unless more than half the room is three-handed each game); the players at
+  the fours are partnered game by game avoiding old partners, and the threes are grouped to keep down how often
+  two players meet. A three-handed table has no partners, so these charts are never a whist tournament's.
 
 Everything is deterministic for a given seed: `random.Random(seed)` is the only source of chance.
 """
@@ -25,6 +31,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from .roster import table_sizes
 from .types import Seat, SeatingError, Table
 from .whist_data import WHIST
 from .wishes import Wishes
@@ -37,7 +44,7 @@ Pair = tuple[int, int]
 
 @dataclass(frozen=True)
 class ChartRound:
-    """One game of the chart: the tables (numbered 1..T) and who sits out."""
+    """One game of the chart: the tables (numbered 1..T, tables of three after the fours) and who sits out."""
 
     number: int
     tables: tuple[Table, ...]
@@ -46,13 +53,15 @@ class ChartRound:
 
 @dataclass(frozen=True)
 class Chart:
-    """A rotation night's seating for every game. `perfect`: the games are (the start of) a whist tournament."""
+    """A rotation night's seating for every game. `perfect`: the games are (the start of) a whist tournament.
+    `threes`: built for a night with tables of three (it has some unless the head count makes only fours)."""
 
     players: int
     games: int
     seed: int
     perfect: bool
     rounds: tuple[ChartRound, ...]
+    threes: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,9 +106,13 @@ class PlanLine:
     game: int
     table: int | None
     seat: Seat | None
-    partner: int | None
-    opponents: tuple[int, int] | None
+    partner: int | None  # None at a table of three (everyone for themselves) and on a sit-out
+    opponents: tuple[int, int] | None  # at a table of three: the other two
     sit_out: bool
+
+    @property
+    def three(self) -> bool:
+        return not self.sit_out and self.partner is None
 
 
 def full_night(players: int) -> int:
@@ -226,20 +239,22 @@ def _order(schedule: Schedule, rng: random.Random) -> Schedule:
     return best
 
 
-def _rotating_sit_outs(players: int, games: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """Sit-outs walking through a shuffled order in blocks: byes within one, never twice running (2r <= v)."""
-    r = players % 4
+def _rotating_sit_outs(players: int, games: int, rng: random.Random, count: int | None = None) -> list[tuple[int, ...]]:
+    """`count` players a game (the sit-outs, or those at the tables of three) walking through a shuffled order in
+    blocks: turns within one, never twice running while 2 * count <= players (beyond, the fewest the room allows)."""
+    r = players % 4 if count is None else count
     order = list(range(players))
     rng.shuffle(order)
     return [tuple(order[(g * r + j) % players] for j in range(r)) for g in range(games)]
 
 
 def _levelled_sit_outs(
-    players: int, games: int, rng: random.Random, group_of: Mapping[int, str]
+    players: int, games: int, rng: random.Random, group_of: Mapping[int, str], count: int | None = None
 ) -> list[tuple[int, ...]]:
-    """Sit-outs for a two-group night: each game the players with the fewest byes (not out last game where that can
-    be), and among those equally due the ones that leave the two groups at the tables most level."""
-    r = players % 4
+    """Sit-outs (or turns at a table of three: `count` a game) for a two-group night: each game the players with the
+    fewest turns (not out last game where that can be), and among those equally due the ones that leave the two
+    groups at the tables of four most level."""
+    r = players % 4 if count is None else count
     byes = [0] * players
     last: set[int] = set()
     draw = list(range(players))
@@ -291,15 +306,19 @@ def _searched(
     rng: random.Random,
     apart: Collection[Pair] = (),
     group_of: Mapping[int, str] | None = None,
+    out_count: int | None = None,
 ) -> Schedule:
     """Partnerships found game by game: a greedy matching avoiding old partners (and the `apart` pairs), then swaps
     to remove repeats. An `apart` pair left over is swapped away even at the cost of a repeated partnership: a
-    partner wish outweighs a second game with the same partner."""
+    partner wish outweighs a second game with the same partner. `out_count`: how many a game are not partnered
+    (the players at the tables of three); by default the sit-outs, players % 4."""
     hard = set(apart)
     partnered: set[Pair] = set(apart)
     schedule: Schedule = []
     sit_outs = (
-        _levelled_sit_outs(players, games, rng, group_of) if group_of else _rotating_sit_outs(players, games, rng)
+        _levelled_sit_outs(players, games, rng, group_of, out_count)
+        if group_of
+        else _rotating_sit_outs(players, games, rng, out_count)
     )
     for out in sit_outs:
         active = [x for x in range(players) if x not in out]
@@ -420,12 +439,15 @@ class _Counts:
         self.meet[x * self.v + y] += 1
         self.meet[y * self.v + x] += 1
 
+    def add_opponents(self, x: int, y: int) -> None:
+        self.add_meet(x, y)
+        self.opp[x * self.v + y] += 1
+        self.opp[y * self.v + x] += 1
+
     def add_table(self, p: Pair, q: Pair) -> None:
         for x in p:
             for y in q:
-                self.add_meet(x, y)
-                self.opp[x * self.v + y] += 1
-                self.opp[y * self.v + x] += 1
+                self.add_opponents(x, y)
 
 
 def _pair_up(pairs: list[Pair], counts: _Counts, rng: random.Random, effort: int) -> list[tuple[Pair, Pair]]:
@@ -476,52 +498,93 @@ def _pair_up(pairs: list[Pair], counts: _Counts, rng: random.Random, effort: int
     return tables
 
 
-def _number_tables(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random.Random) -> list[int]:
-    """A table number for each group so every player's visits to each table stay as even as possible."""
+def _triple_cost(counts: _Counts, group: Sequence[int]) -> int:
+    x, y, z = group
+    return counts.edge(x, y) + counts.edge(x, z) + counts.edge(y, z)
+
+
+def _triple_up(players: Sequence[int], counts: _Counts, rng: random.Random, effort: int) -> list[tuple[int, ...]]:
+    """The players at the tables of three, three by three: greedy on the fewest meetings, then swaps of one player
+    between two tables while that lowers the cost (the same measure as `_pair_up`)."""
+    rest = list(players)
+    rng.shuffle(rest)
+    groups: list[list[int]] = []
+    while rest:
+        x = rest.pop()
+        y = rest.pop(min(range(len(rest)), key=lambda k: counts.edge(x, rest[k])))
+        z = rest.pop(min(range(len(rest)), key=lambda k: counts.edge(x, rest[k]) + counts.edge(y, rest[k])))
+        groups.append([x, y, z])
+    for _ in range(effort if len(groups) > 1 else 0):
+        improved = False
+        for i, j in itertools.combinations(range(len(groups)), 2):
+            now = _triple_cost(counts, groups[i]) + _triple_cost(counts, groups[j])
+            for a, b in itertools.product(range(3), range(3)):
+                groups[i][a], groups[j][b] = groups[j][b], groups[i][a]
+                if _triple_cost(counts, groups[i]) + _triple_cost(counts, groups[j]) < now:
+                    improved = True
+                    break
+                groups[i][a], groups[j][b] = groups[j][b], groups[i][a]
+        if not improved:
+            break
+    return [tuple(group) for group in groups]
+
+
+def _number_tables(
+    groups: Sequence[Sequence[int]], numbers: Sequence[int], counts: _Counts, rng: random.Random
+) -> list[int]:
+    """A table number (from `numbers`, internal 0-based) for each group of players, so every player's visits to each
+    table stay as even as possible."""
     t = counts.t
     visits = counts.visits
 
     def cost(g: int, number: int) -> int:
-        (a, c), (b, d) = groups[g]
         # Powers of three, so that one player's third visit outweighs two players' second ones.
-        return sum(3 ** visits[x * t + number] for x in (a, b, c, d))
+        return sum(3 ** visits[x * t + number] for x in groups[g])
 
     order = list(range(len(groups)))
     rng.shuffle(order)
-    free = list(range(t))
+    free = list(numbers)
     rng.shuffle(free)
-    numbers = [0] * len(groups)
+    chosen = [0] * len(groups)
     for g in order:
         k = min(range(len(free)), key=lambda k: cost(g, free[k]))
-        numbers[g] = free.pop(k)
+        chosen[g] = free.pop(k)
     size = len(groups)
     for _ in range(3 if size > 1 else 0):
         improved = False
         for g in range(size):
-            here = cost(g, numbers[g])
+            here = cost(g, chosen[g])
             if not here:
                 continue
             for h in rng.sample(range(size), min(size, 40)):
-                gain = here + cost(h, numbers[h]) - cost(g, numbers[h]) - cost(h, numbers[g])
+                gain = here + cost(h, chosen[h]) - cost(g, chosen[h]) - cost(h, chosen[g])
                 if gain > 0:
-                    numbers[g], numbers[h] = numbers[h], numbers[g]
+                    chosen[g], chosen[h] = chosen[h], chosen[g]
                     improved = True
                     break
         if not improved:
             break
-    return numbers
+    return chosen
 
 
-def _seat(groups: list[tuple[Pair, Pair]], counts: _Counts, rng: random.Random) -> list[tuple[int, tuple[int, ...]]]:
-    """Number the tables and record the game in the counts; returns (table number, (N, E, S, W)) per table."""
-    numbers = _number_tables(groups, counts, rng)
+def _seat(
+    foursomes: list[tuple[Pair, Pair]], threes: list[tuple[int, ...]], counts: _Counts, rng: random.Random
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Number the tables (the fours first, the threes at the tail) and record the game in the counts; returns
+    (table number, (N, E, S, W)) per table of four and (table number, (N, E, S)) per table of three."""
+    fours = [(a, b, c, d) for (a, c), (b, d) in foursomes]
     seated: list[tuple[int, tuple[int, ...]]] = []
-    for (p, q), number in zip(groups, numbers, strict=True):
-        (a, c), (b, d) = p, q
-        counts.add_table(p, q)
-        for x in (a, b, c, d):
-            counts.visits[x * counts.t + number] += 1
-        seated.append((number + 1, (a, b, c, d)))
+    for groups, numbers in ((fours, range(len(fours))), (threes, range(len(fours), len(fours) + len(threes)))):
+        for seats, number in zip(groups, _number_tables(groups, numbers, counts, rng), strict=True):
+            if len(seats) == 4:
+                a, b, c, d = seats
+                counts.add_table((a, c), (b, d))
+            else:
+                for x, y in itertools.combinations(seats, 2):
+                    counts.add_opponents(x, y)
+            for x in seats:
+                counts.visits[x * counts.t + number] += 1
+            seated.append((number + 1, seats))
     return seated
 
 
@@ -564,13 +627,15 @@ def build_chart(
     seed: int = 0,
     apart: Collection[frozenset[int]] = (),
     groups: Mapping[int, str] | None = None,
+    threes: bool = False,
 ) -> Chart:
     """The seating for every game of a rotation night. `games` defaults to the full night.
 
     `apart` are pairs of chart numbers who must not partner (partner wishes: see `number_players`); the
     partnerships are then searched game by game as if those pairs had partnered already, and the chart is not a
     whist tournament's. `groups` (chart number -> group, for a two-group rule) picks, among the players equally
-    due a sit-out, those who leave the two groups at the tables most level.
+    due a sit-out, those who leave the two groups at the tables most level. `threes`: tables of three at the tail
+    instead of sit-outs, where the head count is not a multiple of four (`roster.table_sizes`).
     """
     if games is None:
         games = full_night(players) if players >= MIN_PLAYERS else 1
@@ -578,83 +643,134 @@ def build_chart(
     rng = random.Random(seed)
     label = list(range(1, players + 1))
     rng.shuffle(label)
-    tables = players // 4
-    counts = _Counts(players, tables)
-    whist = None if apart else _whist_groups(players, games)
+    sizes = table_sizes(players, threes)
+    at_three = 3 * sizes.count(3)
+    counts = _Counts(players, len(sizes))
+    whist = None if apart or at_three else _whist_groups(players, games)
     perfect = whist is not None
     schedule = [(out, [p for group in groups for p in group]) for out, groups in whist] if whist else None
-    if schedule is None and apart:
+    if schedule is None and (apart or at_three):
         internal = {number: x for x, number in enumerate(label)}
         kept = {_key(internal[a], internal[b]) for a, b in (sorted(pair) for pair in apart)}
         group_of = {internal[number]: group for number, group in (groups or {}).items()}
-        schedule = _searched(players, games, rng, kept, group_of)
+        schedule = _searched(players, games, rng, kept, group_of, at_three or None)
     if schedule is None:
         schedule = _schedule(players, games, rng)
     for _, pairs in schedule:
         for a, b in pairs:
             counts.add_meet(a, b)
+    effort = 60 if games <= 30 else 6
     rounds = []
     for number, (out, pairs) in enumerate(schedule, start=1):
-        foursomes = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, 60 if games <= 30 else 6)
-        seated = sorted(_seat(foursomes, counts, rng))
+        foursomes = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, effort)
+        threes_here = _triple_up(out, counts, rng, effort) if at_three else []
+        seated = sorted(_seat(foursomes, threes_here, counts, rng))
         rounds.append(
             ChartRound(
                 number=number,
                 tables=tuple(Table(t, *(label[x] for x in seats)) for t, seats in seated),
-                sit_out=tuple(sorted(label[x] for x in out)),
+                sit_out=() if at_three else tuple(sorted(label[x] for x in out)),
             )
         )
-    return Chart(players=players, games=games, seed=seed, perfect=perfect, rounds=tuple(rounds))
+    return Chart(players=players, games=games, seed=seed, perfect=perfect, rounds=tuple(rounds), threes=threes)
 
 
 # --- figures and tally cards ----------------------------------------------------------------------------------
 
 
 def chart_fairness(chart: Chart) -> ChartFairness:
-    """Byes, partners, meetings and table visits over the whole chart, each beside the best possible."""
+    """Byes (or turns at a table of three), partners, meetings and table visits over the whole chart, each beside
+    the best possible."""
     v = chart.players
     byes = dict.fromkeys(range(1, v + 1), 0)
+    at_three = dict.fromkeys(range(1, v + 1), 0)
     partners: dict[Pair, int] = {}
     meetings: dict[Pair, int] = {}
+    met = dict.fromkeys(range(1, v + 1), 0)  # meetings each player had: three at a four, two at a three
     opponents: dict[Pair, int] = {}
     visits: dict[tuple[int, int], int] = {}
-    twice_running = 0
+    twice_running = three_twice_running = 0
     last_out: set[int] = set()
-    table_count = v // 4
+    last_three: set[int] = set()
+    first = chart.rounds[0].tables if chart.rounds else ()
+    fours = sum(not table.three for table in first)
+    threes = len(first) - fours
     for game in chart.rounds:
         for x in game.sit_out:
             byes[x] += 1
         twice_running += len(last_out & set(game.sit_out))
         last_out = set(game.sit_out)
+        here_three: set[int] = set()
         for table in game.tables:
-            for a, b in (table.pair("NS"), table.pair("EW")):
-                partners[_key(a, b)] = partners.get(_key(a, b), 0) + 1
-            for a in table.pair("NS"):
-                for b in table.pair("EW"):
-                    opponents[_key(a, b)] = opponents.get(_key(a, b), 0) + 1
+            sides: list[tuple[int, ...]]
+            if table.three:
+                here_three.update(table.players)
+                sides = [(x,) for x in table.players]
+            else:
+                sides = [table.pair("NS"), table.pair("EW")]
+                for a, b in sides:
+                    partners[_key(a, b)] = partners.get(_key(a, b), 0) + 1
+            for one, other in itertools.combinations(sides, 2):
+                for a in one:
+                    for b in other:
+                        opponents[_key(a, b)] = opponents.get(_key(a, b), 0) + 1
             for x in table.players:
                 visits[x, table.number] = visits.get((x, table.number), 0) + 1
+                met[x] += len(table.players) - 1
                 for y in table.players:
                     if x < y:
                         meetings[x, y] = meetings.get((x, y), 0) + 1
+        for x in here_three:
+            at_three[x] += 1
+        three_twice_running += len(last_three & here_three)
+        last_three = here_three
     played = {x: chart.games - byes[x] for x in byes}
     most = max(played.values())
     spread = 0
+    best_spread = 0
     for x in range(1, v + 1):
-        seen = [visits.get((x, t), 0) for t in range(1, table_count + 1)]
+        seen = [visits.get((x, t), 0) for t in range(1, len(first) + 1)]
         spread = max(spread, max(seen) - min(seen))
-    total_byes = sum(byes.values())
-    rows = (
-        FairnessFigure(
-            "byes", "Byes: most minus fewest", max(byes.values()) - min(byes.values()), int(total_byes % v > 0)
-        ),
-        FairnessFigure("sat_out_twice_running", "Sat out twice running", twice_running, 0),
+        # The least any chart could do with this player's games at fours and at threes.
+        shares = [(played[x] - at_three[x], fours), (at_three[x], threes)]
+        shares = [(games, tables) for games, tables in shares if tables]
+        best_spread = max(
+            best_spread,
+            max(_ceil(games, tables) for games, tables in shares) - min(games // tables for games, tables in shares),
+        )
+
+    def level(keys: tuple[str, str], labels: tuple[str, str], turns: dict[int, int], running: int, least: int):
+        spread_of_turns = max(turns.values()) - min(turns.values())
+        return (
+            FairnessFigure(keys[0], labels[0], spread_of_turns, int(sum(turns.values()) % v > 0)),
+            FairnessFigure(keys[1], labels[1], running, least),
+        )
+
+    rows: tuple[FairnessFigure, ...] = ()
+    if not threes or any(byes.values()):
+        rows += level(
+            ("byes", "sat_out_twice_running"),
+            ("Byes: most minus fewest", "Sat out twice running"),
+            byes,
+            twice_running,
+            0,
+        )
+    if threes:
+        each = 3 * threes  # the players at the tables of three each game: beyond half the room some go twice running
+        rows += level(
+            ("at_three", "three_twice_running"),
+            ("Games at a table of three: most minus fewest", "At a table of three twice running"),
+            at_three,
+            three_twice_running,
+            max(0, chart.games - 1) * max(0, 2 * each - v),
+        )
+    rows += (
         FairnessFigure("partner_repeats", "Pairs partnered more than once", sum(c > 1 for c in partners.values()), 0),
         FairnessFigure(
             "max_meetings",
             "Most games two players share a table",
             max(meetings.values(), default=0),
-            _ceil(3 * most, v - 1),
+            max(_ceil(count, v - 1) for count in met.values()),
         ),
         FairnessFigure(
             "opponent_max",
@@ -662,12 +778,7 @@ def chart_fairness(chart: Chart) -> ChartFairness:
             max(opponents.values(), default=0),
             _ceil(2 * most, v - 1),
         ),
-        FairnessFigure(
-            "table_spread",
-            "Visits to one table: most minus fewest",
-            spread,
-            int(any(p % table_count for p in played.values())),
-        ),
+        FairnessFigure("table_spread", "Visits to one table: most minus fewest", spread, best_spread),
     )
     return ChartFairness(
         players=v, games=chart.games, byes_min=min(byes.values()), byes_max=max(byes.values()), rows=rows
@@ -679,7 +790,8 @@ def _ceil(a: int, b: int) -> int:
 
 
 def player_plan(chart: Chart, number: int) -> list[PlanLine]:
-    """One line per game for one player: where they sit, with whom and against whom, or that they sit out."""
+    """One line per game for one player: where they sit, with whom and against whom (at a table of three: no
+    partner, the other two), or that they sit out."""
     if not 1 <= number <= chart.players:
         raise SeatingError(f"There is no player {number} on a chart of {chart.players}.")
     lines = []
@@ -687,7 +799,10 @@ def player_plan(chart: Chart, number: int) -> list[PlanLine]:
         line = PlanLine(game.number, None, None, None, None, True)
         for table in game.tables:
             for seat, player in table.seats.items():
-                if player == number:
+                if player == number and table.three:
+                    others = tuple(p for p in table.players if p != number)
+                    line = PlanLine(game.number, table.number, seat, None, (others[0], others[1]), False)
+                elif player == number:
                     side = "NS" if seat in ("N", "S") else "EW"
                     other = "EW" if side == "NS" else "NS"
                     mate = next(p for p in table.pair(side) if p != number)
@@ -704,6 +819,8 @@ def chart_partners(chart: Chart) -> dict[int, list[int]]:
     partners: dict[int, list[int]] = {n: [] for n in range(1, chart.players + 1)}
     for game in chart.rounds:
         for table in game.tables:
+            if table.three:
+                continue
             for a, b in (table.pair("NS"), table.pair("EW")):
                 partners[a].append(b)
                 partners[b].append(a)

@@ -61,6 +61,7 @@ from .seasons import (
 )
 from .signups import NightSignUps, night_signups, waiting_named, waitlist_place
 from .standings import (
+    THREE_HANDED,
     AwardRow,
     GameLine,
     NightRows,
@@ -92,6 +93,7 @@ from .wishes import breaches as wish_breaches
 
 __all__ = [
     "SEAT_NAMES",
+    "THREE_HANDED",
     "AwardRow",
     "BreachLine",
     "DeskRow",

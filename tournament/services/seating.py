@@ -251,7 +251,7 @@ def _build_chart(
     if problem := _chart_size_error(night, size):
         raise ValidationError({field: problem})
     try:
-        chart = rotation.build_chart(size, night.games, seed, apart or (), groups)
+        chart = rotation.build_chart(size, night.games, seed, apart or (), groups, night.fill == Night.Fill.THREES)
     except SeatingError as error:
         raise ValidationError({field: str(error)}) from error
     night.chart = charts.to_json(chart)
@@ -323,6 +323,16 @@ def _chart_for_draw(night: Night) -> None:
                 "build the chart again."
             }
         )
+    threes = night.fill == Night.Fill.THREES
+    if (
+        night.chart
+        and bool(night.chart.get("threes")) != threes
+        and 3 in roster.table_sizes(night.chart["players"], True)
+    ):
+        built = "with tables of three" if night.chart.get("threes") else "with sit-outs"
+        raise ValidationError(
+            {"draw": f"The chart was built {built} and the night now says otherwise: build the chart again."}
+        )
     wishes = night.wishes()
     if wishes:
         _chart_numbers_by_wishes(night, present, wishes)
@@ -363,7 +373,8 @@ def _chart_numbers_by_wishes(night: Night, present: list[Entry], wishes) -> None
 
 def _rotation_plan(night: Night, number: int) -> roster.RoundPlan:
     """Game `number` as the chart has it. A table missing a player (a number nobody took, or someone who left)
-    does not play: the others there sit out with the bye credit, as do the chart's own sit-outs."""
+    does not play: the others there sit out with the bye credit, as do the chart's own sit-outs. On a night with
+    tables of three, a table of four missing one player plays three-handed instead."""
     assert night.chart is not None, "a rotation night is seated from its chart"
     chart = charts.from_json(night.chart)
     if number > len(chart.rounds):
@@ -376,13 +387,15 @@ def _rotation_plan(night: Night, number: int) -> roster.RoundPlan:
     game = chart.rounds[number - 1]
     tables, byes = [], [holders[n] for n in game.sit_out if n in holders]
     for table in game.tables:
-        seated = [holders.get(n) for n in table.players]
-        if None in seated:
-            byes.extend(player for player in seated if player is not None)
+        seated = [holders[n] for n in table.players if n in holders]
+        if len(seated) == len(table.players):
+            tables.append(Table(table.number, *seated))
+        elif len(seated) == 3 and night.fill == Night.Fill.THREES:
+            tables.append(Table.of_three(table.number, seated))
         else:
-            tables.append(Table(table.number, *(player for player in seated if player is not None)))
+            byes.extend(seated)
     if not tables:
-        raise ValidationError({"round": f"Nobody can play game {number}: no table on the chart has all four players."})
+        raise ValidationError({"round": f"Nobody can play game {number}: no table on the chart has all its players."})
     return roster.RoundPlan(tables=tuple(tables), byes=tuple(sorted(byes)))
 
 

@@ -101,8 +101,8 @@ def _rotation_cards(night: Night) -> list[pdf.PlanCard]:
                 line.game,
                 line.table,
                 line.seat,
-                card.who(line.partner),
-                " & ".join(card.who(number) for number in line.opponents),
+                selectors.THREE_HANDED if line.partner is None else card.who(line.partner),
+                " & ".join(card.who(number) for number in line.opponents or ()),
             )
             for line in card.lines
         ]

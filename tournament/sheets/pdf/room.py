@@ -247,7 +247,10 @@ def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, 
                 if seats is None:
                     row.append("")
                     continue
-                text = f"{seats['N']} &amp; {seats['S']}<br/>v {seats['E']} &amp; {seats['W']}"
+                if "W" in seats:
+                    text = f"{seats['N']} &amp; {seats['S']}<br/>v {seats['E']} &amp; {seats['W']}"
+                else:  # a table of three: nobody partners
+                    text = f"{seats['N']}, {seats['E']}, {seats['S']}<br/>three-handed"
                 row.append(Paragraph(text, big))
             if sit_outs and last_chunk:
                 row.append(Paragraph(", ".join(map(str, game.sit_out)), big))
@@ -269,7 +272,14 @@ def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, 
         )
         story.append(grid)
         story.append(Spacer(1, 3 * mm))
-        story.append(Paragraph("North &amp; South are partners against East &amp; West.", styles["sub"]))
+        threes = any("W" not in seats for game in games for seats in game.tables.values())
+        story.append(
+            Paragraph(
+                "North &amp; South are partners against East &amp; West"
+                + ("; at a table of three everyone plays for themselves." if threes else "."),
+                styles["sub"],
+            )
+        )
         if not last_chunk:
             story.append(PageBreak())
     if not games:
