@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import rotation
+from .engine.roster import table_sizes
 from .engine.types import Table
 from .models import Entry, Night
 
@@ -55,6 +56,19 @@ def night_chart(night: Night) -> rotation.Chart | None:
             chart.players, night.games, chart.seed, chart.perfect, chart.rounds[: night.games], chart.threes
         )
     return chart
+
+
+def fill_mismatch(night: Night) -> str | None:
+    """Why the night's chart no longer fits the night's answer to "not a multiple of four" (sit-outs against tables
+    of three, where the head count makes a difference), or None."""
+    if not night.chart:
+        return None
+    threes = night.fill == Night.Fill.THREES
+    if bool(night.chart.get("threes")) == threes or 3 not in table_sizes(night.chart["players"], True):
+        return None
+    built = "with tables of three" if night.chart.get("threes") else "with sit-outs"
+    wanted = "tables of three" if threes else "no tables of three"
+    return f"The chart was built {built} and the night now says {wanted}: build the chart again."
 
 
 def holders(night: Night) -> dict[int, str]:

@@ -28,7 +28,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .roster import table_sizes
@@ -239,57 +239,62 @@ def _order(schedule: Schedule, rng: random.Random) -> Schedule:
     return best
 
 
-def _rotating_sit_outs(players: int, games: int, rng: random.Random, count: int | None = None) -> list[tuple[int, ...]]:
-    """`count` players a game (the sit-outs, or those at the tables of three) walking through a shuffled order in
-    blocks: turns within one, never twice running while 2 * count <= players (beyond, the fewest the room allows)."""
-    r = players % 4 if count is None else count
+def _rotating_sit_outs(players: int, games: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """Sit-outs walking through a shuffled order in blocks: byes within one, never twice running (2r <= v)."""
+    r = players % 4
     order = list(range(players))
     rng.shuffle(order)
     return [tuple(order[(g * r + j) % players] for j in range(r)) for g in range(games)]
 
 
+def _level_groups(
+    chosen: set[int], others: Sequence[int], due: Callable[[int], Hashable], group_of: Mapping[int, str]
+) -> set[int]:
+    """`chosen` (those sitting out, or at the tables of three) with one at a time swapped for an equally `due` player
+    from `others` while that leaves the two groups of a two-group rule more level among everyone else."""
+    everyone = Counter(group_of.values())
+
+    def imbalance(taken: set[int]) -> int:
+        sizes = [*sorted((everyone - Counter(group_of[x] for x in taken if x in group_of)).values(), reverse=True)]
+        sizes += [0, 0]
+        return abs(sizes[0] - sizes[1])
+
+    for _ in range(len(chosen)):
+        now = imbalance(chosen)
+        swap = next(
+            (
+                (x, y)
+                for x in sorted(chosen)
+                for y in others
+                if y not in chosen and due(y) == due(x) and imbalance((chosen - {x}) | {y}) < now
+            ),
+            None,
+        )
+        if swap is None:
+            break
+        chosen = (chosen - {swap[0]}) | {swap[1]}
+    return chosen
+
+
 def _levelled_sit_outs(
-    players: int, games: int, rng: random.Random, group_of: Mapping[int, str], count: int | None = None
+    players: int, games: int, rng: random.Random, group_of: Mapping[int, str]
 ) -> list[tuple[int, ...]]:
-    """Sit-outs (or turns at a table of three: `count` a game) for a two-group night: each game the players with the
-    fewest turns (not out last game where that can be), and among those equally due the ones that leave the two
-    groups at the tables of four most level."""
-    r = players % 4 if count is None else count
+    """Sit-outs for a two-group night: each game the players with the fewest byes (not out last game where that can
+    be), and among those equally due the ones that leave the two groups at the tables most level."""
+    r = players % 4
     byes = [0] * players
     last: set[int] = set()
     draw = list(range(players))
     rng.shuffle(draw)
     rank: dict[int, float] = {x: k for k, x in enumerate(draw)}
-    grouped = [x for x in range(players) if x in group_of]
     result = []
 
     def due(x: int) -> tuple[bool, int]:
         return (x in last, byes[x])
 
-    everyone = Counter(group_of[x] for x in grouped)
-
-    def imbalance(sitting: set[int]) -> int:
-        counts = everyone - Counter(group_of[x] for x in sitting if x in group_of)
-        sizes = [*sorted(counts.values(), reverse=True), 0, 0]
-        return abs(sizes[0] - sizes[1])
-
     for _ in range(games):
         order = sorted(range(players), key=lambda x: (*due(x), rank[x]))
-        out = set(order[:r])
-        for _ in range(r):
-            now = imbalance(out)
-            swap = next(
-                (
-                    (x, y)
-                    for x in sorted(out)
-                    for y in order[r:]
-                    if y not in out and due(y) == due(x) and imbalance((out - {x}) | {y}) < now
-                ),
-                None,
-            )
-            if swap is None:
-                break
-            out = (out - {swap[0]}) | {swap[1]}
+        out = _level_groups(set(order[:r]), order[r:], due, group_of)
         for x in out:
             byes[x] += 1
         last.clear()
@@ -306,19 +311,15 @@ def _searched(
     rng: random.Random,
     apart: Collection[Pair] = (),
     group_of: Mapping[int, str] | None = None,
-    out_count: int | None = None,
 ) -> Schedule:
     """Partnerships found game by game: a greedy matching avoiding old partners (and the `apart` pairs), then swaps
     to remove repeats. An `apart` pair left over is swapped away even at the cost of a repeated partnership: a
-    partner wish outweighs a second game with the same partner. `out_count`: how many a game are not partnered
-    (the players at the tables of three); by default the sit-outs, players % 4."""
+    partner wish outweighs a second game with the same partner."""
     hard = set(apart)
     partnered: set[Pair] = set(apart)
     schedule: Schedule = []
     sit_outs = (
-        _levelled_sit_outs(players, games, rng, group_of, out_count)
-        if group_of
-        else _rotating_sit_outs(players, games, rng, out_count)
+        _levelled_sit_outs(players, games, rng, group_of) if group_of else _rotating_sit_outs(players, games, rng)
     )
     for out in sit_outs:
         active = [x for x in range(players) if x not in out]
@@ -498,35 +499,126 @@ def _pair_up(pairs: list[Pair], counts: _Counts, rng: random.Random, effort: int
     return tables
 
 
-def _triple_cost(counts: _Counts, group: Sequence[int]) -> int:
-    x, y, z = group
-    return counts.edge(x, y) + counts.edge(x, z) + counts.edge(y, z)
+class _Game:
+    """One game of a chart with tables of three, searched as a whole: the players whose turn it is at the tables of
+    three (`three`, fixed) grouped three by three, the rest seated in fours as two partnerships (N & S, E & W).
+
+    The cost is `_Counts.edge` for every two players who meet now, plus, for a partnership, a heavy price for a
+    repeat and a heavier one for a pair that must not partner (`apart`); swaps of two players are kept while they
+    do not raise it: within the fours, within the threes, or between them where the two are equally due a turn at a
+    table of three (`due`: the same turns so far and the same last game), so the turns stay as even as before.
+    """
+
+    REPEAT = 10_000
+    APART = 1_000_000
+
+    def __init__(
+        self,
+        fours: list[int],
+        three: list[int],
+        counts: _Counts,
+        partnered: Counter,
+        apart: set[Pair],
+        due: Callable[[int], Hashable],
+    ):
+        self.due = due
+        self.counts = counts
+        self.partnered = partnered
+        self.apart = apart
+        self.groups = [fours[k : k + 4] for k in range(0, len(fours), 4)] + [
+            three[k : k + 3] for k in range(0, len(three), 3)
+        ]
+        self.fours = len(fours) // 4
+        self.cost = [self.group_cost(g) for g in self.groups]
+
+    def partners(self, x: int, y: int) -> int:
+        key = _key(x, y)
+        if key in self.apart:
+            return self.APART
+        meet = self.counts.meet[x * self.counts.v + y]
+        return self.REPEAT * self.partnered[key] + 64 * meet * meet
+
+    def group_cost(self, group: list[int]) -> int:
+        edge = self.counts.edge
+        if len(group) == 3:
+            x, y, z = group
+            return edge(x, y) + edge(x, z) + edge(y, z)
+        a, b, c, d = group
+        return self.partners(a, c) + self.partners(b, d) + edge(a, b) + edge(a, d) + edge(c, b) + edge(c, d)
+
+    def search(self, rng: random.Random, effort: int) -> None:
+        fours, threes = range(self.fours), range(self.fours, len(self.groups))
+        pools = [(pool, pool) for pool in (fours, threes) if pool] + ([(fours, threes)] if fours and threes else [])
+        for _ in range(effort * len(self.groups) * 4):
+            first, second = rng.choice(pools)
+            g, h = rng.choice(first), rng.choice(second)
+            i, j = rng.randrange(len(self.groups[g])), rng.randrange(len(self.groups[h]))
+            if g == h and (len(self.groups[g]) == 3 or i == j or {i, j} in ({0, 2}, {1, 3})):
+                continue  # nothing changes: the same seat, a table of three, or partners changing places
+            if first is not second and self.due(self.groups[g][i]) != self.due(self.groups[h][j]):
+                continue  # the turns at a table of three would no longer be even
+            before = self.cost[g] + (self.cost[h] if h != g else 0)
+            self.groups[g][i], self.groups[h][j] = self.groups[h][j], self.groups[g][i]
+            after_g = self.group_cost(self.groups[g])
+            after_h = self.group_cost(self.groups[h]) if h != g else 0
+            if after_g + after_h <= before:
+                self.cost[g] = after_g
+                if h != g:
+                    self.cost[h] = after_h
+            else:
+                self.groups[g][i], self.groups[h][j] = self.groups[h][j], self.groups[g][i]
 
 
-def _triple_up(players: Sequence[int], counts: _Counts, rng: random.Random, effort: int) -> list[tuple[int, ...]]:
-    """The players at the tables of three, three by three: greedy on the fewest meetings, then swaps of one player
-    between two tables while that lowers the cost (the same measure as `_pair_up`)."""
-    rest = list(players)
-    rng.shuffle(rest)
-    groups: list[list[int]] = []
-    while rest:
-        x = rest.pop()
-        y = rest.pop(min(range(len(rest)), key=lambda k: counts.edge(x, rest[k])))
-        z = rest.pop(min(range(len(rest)), key=lambda k: counts.edge(x, rest[k]) + counts.edge(y, rest[k])))
-        groups.append([x, y, z])
-    for _ in range(effort if len(groups) > 1 else 0):
-        improved = False
-        for i, j in itertools.combinations(range(len(groups)), 2):
-            now = _triple_cost(counts, groups[i]) + _triple_cost(counts, groups[j])
-            for a, b in itertools.product(range(3), range(3)):
-                groups[i][a], groups[j][b] = groups[j][b], groups[i][a]
-                if _triple_cost(counts, groups[i]) + _triple_cost(counts, groups[j]) < now:
-                    improved = True
-                    break
-                groups[i][a], groups[j][b] = groups[j][b], groups[i][a]
-        if not improved:
-            break
-    return [tuple(group) for group in groups]
+def _turns(count: int, had: list[int], last: set[int], rng: random.Random, group_of: Mapping[int, str]) -> set[int]:
+    """Who takes this game's `count` places at the tables of three: the fewest turns so far first, then those who
+    were not at one last game, then a fresh draw; under a two-group rule, among the equally due, those who leave the
+    two groups at the tables of four most level."""
+    players = len(had)
+    rank = [rng.random() for _ in range(players)]
+    order = sorted(range(players), key=lambda x: (had[x], x in last, rank[x]))
+    three = set(order[:count])
+    if not group_of:
+        return three
+    return _level_groups(three, order[count:], lambda x: (had[x], x in last), group_of)
+
+
+def _threes_games(
+    players: int,
+    games: int,
+    at_three: int,
+    counts: _Counts,
+    rng: random.Random,
+    apart: set[Pair],
+    group_of: Mapping[int, str],
+    effort: int,
+) -> list[list[tuple[int, tuple[int, ...]]]]:
+    """Every game of a chart with tables of three, each seated (table number, seats) and counted as it goes."""
+    partnered: Counter = Counter()
+    seated = []
+    had = [0] * players  # turns at a table of three so far
+    last: set[int] = set()
+    for _ in range(games):
+        three = _turns(at_three, had, last, rng, group_of)
+        fours = [x for x in range(players) if x not in three]
+        rng.shuffle(fours)
+        shuffled_three = list(three)
+        rng.shuffle(shuffled_three)
+
+        def due(x: int, had: list[int] = had, last: set[int] = last) -> Hashable:
+            return (had[x], x in last, group_of.get(x))
+
+        game = _Game(fours, shuffled_three, counts, partnered, apart, due)
+        game.search(rng, effort)
+        last = {x for group in game.groups[game.fours :] for x in group}
+        for x in last:
+            had[x] += 1
+        foursomes = [((a, c), (b, d)) for a, b, c, d in game.groups[: game.fours]]
+        for p, q in foursomes:
+            for a, b in (p, q):
+                partnered[_key(a, b)] += 1
+                counts.add_meet(a, b)
+        seated.append(sorted(_seat(foursomes, [tuple(g) for g in game.groups[game.fours :]], counts, rng)))
+    return seated
 
 
 def _number_tables(
@@ -646,30 +738,36 @@ def build_chart(
     sizes = table_sizes(players, threes)
     at_three = 3 * sizes.count(3)
     counts = _Counts(players, len(sizes))
-    whist = None if apart or at_three else _whist_groups(players, games)
+    effort = 60 if games <= 30 else 6
+    internal = {number: x for x, number in enumerate(label)}
+    kept = {_key(internal[a], internal[b]) for a, b in (sorted(pair) for pair in apart)}
+    group_of = {internal[number]: group for number, group in (groups or {}).items()}
+    if at_three:
+        seated_games = _threes_games(players, games, at_three, counts, rng, kept, group_of, effort)
+        rounds = [
+            ChartRound(number, tuple(Table(t, *(label[x] for x in seats)) for t, seats in seated), ())
+            for number, seated in enumerate(seated_games, start=1)
+        ]
+        return Chart(players=players, games=games, seed=seed, perfect=False, rounds=tuple(rounds), threes=threes)
+    whist = None if apart else _whist_groups(players, games)
     perfect = whist is not None
     schedule = [(out, [p for group in groups for p in group]) for out, groups in whist] if whist else None
-    if schedule is None and (apart or at_three):
-        internal = {number: x for x, number in enumerate(label)}
-        kept = {_key(internal[a], internal[b]) for a, b in (sorted(pair) for pair in apart)}
-        group_of = {internal[number]: group for number, group in (groups or {}).items()}
-        schedule = _searched(players, games, rng, kept, group_of, at_three or None)
+    if schedule is None and apart:
+        schedule = _searched(players, games, rng, kept, group_of)
     if schedule is None:
         schedule = _schedule(players, games, rng)
     for _, pairs in schedule:
         for a, b in pairs:
             counts.add_meet(a, b)
-    effort = 60 if games <= 30 else 6
     rounds = []
     for number, (out, pairs) in enumerate(schedule, start=1):
         foursomes = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, effort)
-        threes_here = _triple_up(out, counts, rng, effort) if at_three else []
-        seated = sorted(_seat(foursomes, threes_here, counts, rng))
+        seated = sorted(_seat(foursomes, [], counts, rng))
         rounds.append(
             ChartRound(
                 number=number,
                 tables=tuple(Table(t, *(label[x] for x in seats)) for t, seats in seated),
-                sit_out=() if at_three else tuple(sorted(label[x] for x in out)),
+                sit_out=tuple(sorted(label[x] for x in out)),
             )
         )
     return Chart(players=players, games=games, seed=seed, perfect=perfect, rounds=tuple(rounds), threes=threes)

@@ -323,16 +323,8 @@ def _chart_for_draw(night: Night) -> None:
                 "build the chart again."
             }
         )
-    threes = night.fill == Night.Fill.THREES
-    if (
-        night.chart
-        and bool(night.chart.get("threes")) != threes
-        and 3 in roster.table_sizes(night.chart["players"], True)
-    ):
-        built = "with tables of three" if night.chart.get("threes") else "with sit-outs"
-        raise ValidationError(
-            {"draw": f"The chart was built {built} and the night now says otherwise: build the chart again."}
-        )
+    if problem := charts.fill_mismatch(night):
+        raise ValidationError({"draw": problem})
     wishes = night.wishes()
     if wishes:
         _chart_numbers_by_wishes(night, present, wishes)

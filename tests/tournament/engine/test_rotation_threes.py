@@ -133,3 +133,27 @@ def test_fairness_figures_of_a_chart_with_tables_of_three_written_out():
     assert (fairness["max_meetings"].value, fairness["max_meetings"].ideal) == (2, 1)
     assert (fairness["opponent_max"].value, fairness["opponent_max"].ideal) == (1, 1)
     assert not fairness.ok
+
+
+def test_never_partner_pairs_and_two_groups_are_kept_apart_at_the_fours():
+    """Partner wishes on a chart with tables of three: a never-partner pair never partners, and under a two-group
+    rule (seven and seven here) every partnership at a table of four is one of each group, the turns at the tables
+    of three still even."""
+    never = {frozenset((1, 2)), frozenset((3, 4))}
+    chart = build_chart(14, 10, seed=4, apart=never, threes=True)
+    _check(chart)
+    partnerships = {
+        frozenset(t.pair(side)) for g in chart.rounds for t in g.tables if not t.three for side in ("NS", "EW")
+    }
+    assert not never & partnerships
+    groups = {n: "A" if n <= 7 else "B" for n in range(1, 15)}
+    apart = {frozenset(pair) for pair in itertools.combinations(range(1, 8), 2)}
+    apart |= {frozenset(pair) for pair in itertools.combinations(range(8, 15), 2)}
+    chart = build_chart(14, 10, seed=4, apart=apart, groups=groups, threes=True)
+    _check(chart)
+    for game in chart.rounds:
+        for table in game.tables:
+            if not table.three:
+                for side in ("NS", "EW"):
+                    a, b = table.pair(side)
+                    assert groups[a] != groups[b]
