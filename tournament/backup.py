@@ -183,6 +183,16 @@ def night_export(night: Night) -> dict[str, Any]:
                 "bell_reason": round_.bell_reason,
                 "seats": sorted([s.table, s.seat, key[s.player_id]] for s in round_.seatings.all()),
                 "byes": sorted([key[b.player_id], key.get(b.partner_id)] for b in round_.byes.all()),
+                # fixed partners playing apart at the tables of three (a later part of the file: only where any)
+                **(
+                    {"apart": apart}
+                    if (
+                        apart := sorted(
+                            [key[s.player_id], key[s.partner_id]] for s in round_.seatings.all() if s.partner_id
+                        )
+                    )
+                    else {}
+                ),
                 "results": results,
                 "submissions": [
                     {
@@ -762,6 +772,32 @@ def _check_seats(
     return set(tables), small
 
 
+def _check_apart(row: dict[str, Any], place: str, players: Mapping[str, str], small: set[int], night: Night) -> None:
+    """Fixed partners playing a game apart (“apart”: [player's key, partner's key] pairs, optional): a
+    fixed-partners night with tables of three, both seated at tables of three, each named once, each other's."""
+    rows = row.get("apart", [])
+    if not isinstance(rows, list):
+        raise _fail(place, f"“apart” should be a list, not {_shown(rows)}.")
+    if rows and (night.movement != Night.Movement.FIXED_PARTNERS or night.fill != Night.Fill.THREES):
+        raise _fail(place, "“apart” lists partners playing apart, yet only fixed partners with tables of three do.")
+    at_three = {item[2] for item in row["seats"] if item[0] in small}
+    partner: dict[str, str] = {}
+    for number, item in enumerate(rows, start=1):
+        where = f"{place}, apart {number}"
+        if not isinstance(item, list) or len(item) != 2 or not all(isinstance(k, str) for k in item):
+            raise _fail(where, f"it is [player's key, partner's key], not {_shown(item)}.")
+        for key in item:
+            if key not in at_three:
+                raise _fail(
+                    where, f"{_of(players[key]) if key in players else _shown(key)} is not at a table of three."
+                )
+        if item[0] == item[1] or item[0] in partner:
+            raise _fail(where, f"{_of(players[item[0]])} is named twice, or as their own partner.")
+        partner[item[0]] = item[1]
+    if any(partner.get(mate) != key for key, mate in partner.items()):
+        raise _fail(place, "“apart” names a partner who does not name them back.")
+
+
 def _check_three_points(points: Any, where: str, hands: int) -> dict[str, int]:
     """A table of three's points: a whole number for each of N, E and S that `hands` hands could make."""
     whole = isinstance(points, dict) and all(type(points.get(seat)) is int for seat in THREE_SEATS)
@@ -922,6 +958,7 @@ def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players
         if index < len(rows) and round_.status != Round.Status.CLOSED:
             raise _fail(place, f"it is {round_.status}, yet a later game follows: every game but the last is closed.")
         tables, small = _check_seats(row, place, players, night.fill == Night.Fill.THREES)
+        _check_apart(row, place, players, small, night)
         scored: set[int] = set()
         finals: set[int] = set()
         for number, item in enumerate(_items(row, "results", place), start=1):
@@ -1204,8 +1241,16 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 paused_left=dt.timedelta(seconds=row["paused_left"]) if row["paused_left"] is not None else None,
                 **{name: parse_datetime(row[name]) if row[name] else None for name in ROUND_TIMES},
             )
+            apart = dict(row.get("apart", []))
             Seating.objects.bulk_create(
-                Seating(round=round_, table=table, seat=seat, player=players[key]) for table, seat, key in row["seats"]
+                Seating(
+                    round=round_,
+                    table=table,
+                    seat=seat,
+                    player=players[key],
+                    partner=players[apart[key]] if key in apart else None,
+                )
+                for table, seat, key in row["seats"]
             )
             Bye.objects.bulk_create(
                 Bye(round=round_, player=players[key], partner=players[partner] if partner else None)

@@ -290,10 +290,6 @@ class Night(models.Model):
             parse_groups(self.partner_groups)
         except ValueError as error:
             errors["partner_groups"] = str(error)
-        if self.fill == self.Fill.THREES and self.movement == self.Movement.FIXED_PARTNERS:
-            errors["fill"] = (
-                "Tables of three do not go with fixed partners (partners stay together): choose byes or a house player."
-            )
         if errors:
             raise ValidationError(errors)
 
@@ -736,6 +732,9 @@ class Seating(models.Model):
     table = models.PositiveSmallIntegerField()
     seat = models.CharField(max_length=1, choices=SEAT_CHOICES)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    # Fixed partners only: the partner of a player who plays this game apart, at a table of three (at a table of
+    # four the partner is the one across the table).
+    partner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["round_id", "table", "seat"]

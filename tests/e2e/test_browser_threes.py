@@ -96,32 +96,36 @@ def test_a_night_of_thirteen_with_tables_of_three_in_the_browser(live_server, br
     assert ARTIFACTS.exists()
 
 
-def test_a_rotation_night_of_fourteen_with_tables_of_three_in_the_browser(
-    live_server, browser, django_user_model, settings
+@pytest.mark.parametrize(
+    ("movement", "players", "sizes"), [("rotation", 14, [4, 4, 3, 3]), ("fixed-partners", 15, [4, 4, 4, 3])]
+)
+def test_a_rotation_chart_and_a_fixed_partners_night_with_tables_of_three_in_the_browser(
+    live_server, browser, django_user_model, settings, movement, players, sizes
 ):
-    """The rotation chart's answer: 14 players, the chart built at the draw with two tables of three at the tail
-    (4 + 4 + 3 + 3), every game from the chart with nobody sitting out; the chart page shows it."""
+    """The other two movements' answer: a rotation night of 14 (the chart built at the draw with two tables of
+    three at the tail, every game from it; the chart page shows it) and a fixed-partners night of 15 (seven pairs
+    and one without a partner: one pair and the single at the table of three), nobody sitting out in either."""
     from tournament.models import Bye, Night, Seating
 
-    desk = new_night(
-        live_server, browser, django_user_model, settings, "Rotation threes", movement="rotation", fill="threes"
-    )
+    name = f"Threes {movement}"
+    desk = new_night(live_server, browser, django_user_model, settings, name, movement=movement, fill="threes")
     base = live_server.url
-    _draw_and_start(desk, 14)
-    assert desk.locator("text=Three-handed").count() == 2
-    night = Night.objects.get(name="Rotation threes")
-    desk.goto(f"{base}/nights/{night.pk}/chart/")
-    desk.wait_for_selector("text=tables of three at the tail so nobody sits out")
-    shot(desk, "rotation-chart")
+    _draw_and_start(desk, players)
+    assert desk.locator("text=Three-handed").count() == sizes.count(3)
+    night = Night.objects.get(name=name)
+    if movement == "rotation":
+        desk.goto(f"{base}/nights/{night.pk}/chart/")
+        desk.wait_for_selector("text=tables of three at the tail so nobody sits out")
+        shot(desk, "rotation-chart")
     desk.goto(f"{base}/nights/{night.pk}/desk/")
     _slips(desk, 1)
     desk.click("text=Close game 1")
     desk.wait_for_selector("text=Keeper's desk · game 2")
     round_2 = night.rounds.get(number=2)
-    sizes = [Seating.objects.filter(round=round_2, table=t).count() for t in range(1, 5)]
-    assert sizes == [4, 4, 3, 3] and not Bye.objects.filter(round__night=night).exists()
+    assert [Seating.objects.filter(round=round_2, table=t).count() for t in range(1, 5)] == sizes
+    assert not Bye.objects.filter(round__night=night).exists()
     _slips(desk, 2)
     desk.click("text=Close game 2")
     desk.goto(f"{base}/nights/{night.pk}/")
     desk.wait_for_selector("text=The night is over")
-    shot(desk, "rotation-night-over")
+    shot(desk, f"{movement}-night-over")

@@ -153,15 +153,6 @@ def test_a_table_of_four_takes_no_three_scores_and_a_table_of_three_no_sides():
         game.table_result_submit(round_=round_, table=2, ns_points=5, ew_points=3)
 
 
-def test_fixed_partners_refuse_tables_of_three_at_the_settings():
-    night = services.night_create(name="Couples", games=3, auto_advance=False, movement="fixed-partners")
-    with pytest.raises(ValidationError) as refused:
-        services.night_update(night=night, fill=Night.Fill.THREES)
-    assert "partners stay together" in " ".join(refused.value.message_dict["fill"])
-    night.refresh_from_db()
-    assert night.fill == Night.Fill.BYES
-
-
 def test_the_desk_and_the_night_page_show_three_boxes_with_the_players_names(client, django_user_model):
     night, round_ = _night(players=13)
     organizer = django_user_model.objects.create_user("org", password="pw-long-enough", is_staff=True)

@@ -180,9 +180,13 @@ def winners_stay(tables: list[Table], winners: Mapping[int, Outcome]) -> list[Ta
 
 
 def fixed_partners(tables: list[Table], winners: Mapping[int, Outcome]) -> list[Table]:
-    if any(t.three for t in tables):
-        raise SeatingError("Fixed partners cannot play at tables of three: choose byes or a house player.")
-    return _head_tail(tables, winners, _together)
+    """Pairs move head/tail, kept together. Tables of three (partners apart there for one game) take no part: the
+    tables of four move among themselves, and who plays at the tables of three next is the seating's choice
+    (`roster.plan_round`), by turns."""
+    fours = [t for t in tables if not t.three]
+    return _head_tail(fours, {t.number: winners[t.number] for t in fours if t.number in winners}, _together) + [
+        t for t in tables if t.three
+    ]
 
 
 # Where each seat goes at the next game, in tables (wrapping round): N stays, S down one, E up one, W up two.

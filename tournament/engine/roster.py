@@ -12,7 +12,10 @@ of four plus the byes:
 * everyone waiting (back from a bye, arriving, or from a closed table) takes the holes, in a seeded order.
 
 With fixed partners the same happens by pairs: a pair sits out together and fills a side of a table; a player
-whose partner left waits to be paired with another player on their own.
+whose partner left waits to be paired with another player on their own. With fixed partners and tables of three,
+the pairs whose turn it is (chosen as byes are) play the game apart at the tables of three, each for themselves,
+partners at different tables where there are two or more, and come back together to a table of four; a player
+without a partner (an odd head count) always plays at a table of three.
 
 With partner wishes (`wishes.Wishes`) every choice left here honours them first: the opening's partnerships, who
 takes which empty seat, which of two equally due players sits out (keeping the two groups level), and, on a night
@@ -37,7 +40,8 @@ class FatalSeatingError(RuntimeError):
 class RoundPlan:
     tables: tuple[Table, ...]
     byes: tuple[int, ...]
-    # With fixed partners: each player's partner for the game, byes included (a bye pair keeps its pairing).
+    # With fixed partners: each player's partner for the game, byes included (a bye pair keeps its pairing), and a
+    # pair playing apart at the tables of three.
     partners: Mapping[int, int] | None = None
 
 
@@ -102,6 +106,8 @@ def plan_round(
     wishes: Wishes | None = None,
     last: Collection[frozenset[int]] | None = None,
     threes: bool = False,
+    three_counts: Mapping[int, int] | None = None,
+    at_three_last: Collection[int] = (),
 ) -> RoundPlan:
     """Seat the present players: the proposed tables where possible, byes for the rest.
 
@@ -117,9 +123,8 @@ def plan_round(
     if len(players) < 4:
         raise SeatingError(f"A game needs at least 4 players; {len(players)} are here.")
     by_pairs = partners is not None
-    if threes and by_pairs:
-        raise SeatingError("Fixed partners cannot play at tables of three: choose byes or a house player.")
     sizes = table_sizes(len(players), threes)
+    apart = by_pairs and 3 in sizes  # fixed partners, some of them apart at the tables of three this game
     rng = random.Random(seed)
     wishes = wishes or Wishes()
     units = _units(players, partners or {}, rng, wishes) if by_pairs else [(p,) for p in sorted(players)]
@@ -130,6 +135,8 @@ def plan_round(
     proposed_order: dict[Unit, tuple[int, ...]] = {}  # a pair's seats as the movement gave them
     placed: set[Unit] = set()
     for table in proposed:
+        if by_pairs and table.three:
+            continue  # partners apart there: they wait to come back together
         seat_groups: list[tuple[str, ...]] = list(SIDE_SEATS.values()) if by_pairs else [(seat,) for seat in SEATS]
         for seat_group in seat_groups:
             if table.three and "W" in seat_group:
@@ -142,14 +149,19 @@ def plan_round(
                 placed.add(unit)
             else:
                 seats[(table.number, tuple(seat_group))] = None
-    seats = _resize(seats, len(sizes), by_pairs)
     small = {number for number, size in enumerate(sizes, start=1) if size == 3}
-    if small or any(table.three for table in proposed):
+    seats = _resize(seats, len(sizes) - len(small) if apart else len(sizes), by_pairs)
+    if not by_pairs and (small or any(table.three for table in proposed)):
         seats = _to_sizes(seats, small)
 
     seated = {unit for unit in seats.values() if unit}
     waiting = [unit for unit in units if unit not in seated]
-    byes = _choose_byes(units, bye_counts, set(sat_out_last), set(never_bye), sum(sizes), rng, by_pairs, wishes)
+    if apart:  # who plays apart at the tables of three is chosen as byes would be, from the turns there so far
+        byes = _choose_byes(
+            units, three_counts or {}, set(at_three_last), set(never_bye), 4 * sizes.count(4), rng, True, wishes
+        )
+    else:
+        byes = _choose_byes(units, bye_counts, set(sat_out_last), set(never_bye), sum(sizes), rng, by_pairs, wishes)
     for slot, unit in seats.items():
         if unit in byes:
             seats[slot] = None
@@ -174,6 +186,9 @@ def plan_round(
     for (number, seat_group), unit in seats.items():
         for seat, player in zip(seat_group, proposed_order.get(unit, unit) if unit else (), strict=True):
             tables.setdefault(number, {})[seat] = player
+    if apart:
+        tables.update(_apart(shuffled(byes, rng), sorted(small)))
+        byes = set()
     result = tuple(Table.from_seats(number, tables[number]) for number in sorted(tables))
     if wishes and last is not None and not by_pairs:
         result = tuple(settle(result, wishes, last, partnered))
@@ -183,6 +198,18 @@ def plan_round(
     if by_pairs:
         pairing = {a: b for unit in units if len(unit) == 2 for a, b in (unit, unit[::-1])}
     return RoundPlan(result, bye_players, pairing)
+
+
+def _apart(units: list[Unit], numbers: list[int]) -> dict[int, dict[str, int]]:
+    """The tables of three of a fixed-partners night: the players of `units` dealt round the tables in turn, so two
+    partners sit at different tables wherever there are two or more."""
+    players = [player for unit in units for player in unit]
+    if len(players) != 3 * len(numbers):
+        raise FatalSeatingError(f"{len(players)} players for {len(numbers)} tables of three.")
+    return {
+        number: dict(zip(SEATS[:3], players[index :: len(numbers)], strict=True))
+        for index, number in enumerate(numbers)
+    }
 
 
 PARTNER_OF = {"N": "S", "S": "N", "E": "W", "W": "E"}

@@ -25,8 +25,8 @@ from .nights import lock_night
 
 
 def _house_needed(night: Night, real: int) -> int:
-    if night.fill == Night.Fill.THREES and night.movement not in KEEPS_PARTNERS:
-        return 0  # tables of three take the players a table of four cannot
+    if night.fill == Night.Fill.THREES:
+        return 0  # tables of three take the players a table of four cannot (with fixed partners, the odd one too)
     if night.fill == Night.Fill.HOUSE:
         return (-real) % 4
     if night.movement in KEEPS_PARTNERS:
@@ -91,16 +91,38 @@ def _bye_history(night: Night, before: int) -> tuple[dict[int, int], set[int]]:
 
 
 def _partners(round_: Round) -> dict[int, int]:
-    """Fixed partnerships as they stood in `round_` (at the tables and among the byes)."""
+    """Fixed partnerships as they stood in `round_` (at the tables of four, among the byes, and apart at the
+    tables of three)."""
     partners: dict[int, int] = {}
     for table in round_tables(round_):
-        for side in ("NS", "EW"):
+        for side in () if table.three else ("NS", "EW"):
             a, b = table.pair(side)
             partners[a], partners[b] = b, a
-    for player, partner in round_.byes.values_list("player_id", "partner_id"):
+    apart = round_.seatings.filter(partner__isnull=False).values_list("player_id", "partner_id")
+    for player, partner in [*round_.byes.values_list("player_id", "partner_id"), *apart]:
         if partner:
             partners[player] = partner
     return partners
+
+
+def _three_history(night: Night, before: int) -> tuple[dict[int, int], set[int]]:
+    """Games at a table of three before game `before` (0 for anyone who has played), and who was at one in the game
+    before it: whose turn it is there next on a fixed-partners night."""
+    seats: dict[tuple[int, int], list[int]] = {}
+    counts: dict[int, int] = {}
+    for number, table, player in Seating.objects.filter(round__night=night, round__number__lt=before).values_list(
+        "round__number", "table", "player_id"
+    ):
+        seats.setdefault((number, table), []).append(player)
+        counts.setdefault(player, 0)
+    last: set[int] = set()
+    for (number, _), players in seats.items():
+        if len(players) == 3:
+            for player in players:
+                counts[player] += 1
+            if number == before - 1:
+                last.update(players)
+    return counts, last
 
 
 def _partnered(night: Night, before: int) -> dict[frozenset[int], int]:
@@ -125,8 +147,12 @@ def _plan(night: Night, number: int, proposed: list[Table], previous: Round | No
     present, house = _present(night)
     counts, last = _bye_history(night, number)
     partners = None
+    three_counts: dict[int, int] = {}
+    at_three_last: set[int] = set()
     if night.movement in KEEPS_PARTNERS:
         partners = _partners(previous) if previous else {}
+        if night.fill == Night.Fill.THREES:
+            three_counts, at_three_last = _three_history(night, number)
     partnered = _partnered(night, number)
     wishes = night.wishes()
     split = previous is not None and WISH_RULES[night.movement] == "split"
@@ -143,18 +169,26 @@ def _plan(night: Night, number: int, proposed: list[Table], previous: Round | No
             wishes=wishes,
             last=last_partnerships(round_tables(previous)) if split and previous is not None else None,
             threes=night.fill == Night.Fill.THREES,
+            three_counts=three_counts,
+            at_three_last=at_three_last,
         )
     except SeatingError as error:
         raise ValidationError({"round": str(error)}) from error
 
 
 def _save_plan(round_: Round, plan: roster.RoundPlan) -> None:
+    partners = plan.partners or {}
     Seating.objects.bulk_create(
-        Seating(round=round_, table=table.number, seat=seat, player_id=player)
+        Seating(
+            round=round_,
+            table=table.number,
+            seat=seat,
+            player_id=player,
+            partner_id=partners.get(player) if table.three else None,
+        )
         for table in plan.tables
         for seat, player in table.seats.items()
     )
-    partners = plan.partners or {}
     Bye.objects.bulk_create(Bye(round=round_, player_id=p, partner_id=partners.get(p)) for p in plan.byes)
 
 

@@ -24,6 +24,7 @@ from tournament.engine.roster import opening, plan_round, table_sizes
 from tournament.engine.types import SIDES, SeatingError, Table
 
 SPLIT_MOVEMENTS = ["progressive", "progressive-down", "winners-stay", "seat-rotation"]
+ALL_MOVEMENTS = [*SPLIT_MOVEMENTS, "fixed-partners"]  # rotation charts: tests/tournament/engine/test_rotation_threes.py
 
 
 @pytest.mark.parametrize(
@@ -71,11 +72,61 @@ def test_the_opening_draw_seats_everyone_with_no_byes(count):
     assert not plan.tables[0].three
 
 
-def test_fixed_partners_refuse_tables_of_three():
-    with pytest.raises(SeatingError, match="Fixed partners cannot play at tables of three"):
-        plan_round([], present=set(range(1, 14)), bye_counts={}, seed=1, partners={}, threes=True)
-    with pytest.raises(SeatingError, match="Fixed partners"):
-        MOVEMENTS["fixed-partners"]([Table(1, 1, 2, 3, 4), Table.of_three(2, [5, 6, 7])], {1: "NS", 2: (5, 6, 7)})
+def test_fixed_partners_move_the_tables_of_four_and_leave_the_tables_of_three_to_the_seating():
+    """Pairs move head/tail among the tables of four: at table 1 N-S (1 & 3) win and stay, E-W (2 & 4) go to the
+    tail table of four (2); at table 2 N-S (5 & 7) win and move up. Table 3, of three, is passed on as it was:
+    who plays there next is the seating's choice by turns."""
+    tables = [Table(1, 1, 2, 3, 4), Table(2, 5, 6, 7, 8), Table.of_three(3, [9, 10, 11])]
+    after = MOVEMENTS["fixed-partners"](tables, {1: "NS", 2: "NS", 3: (9, 10, 11)})
+    assert {frozenset(after[0].pair("NS")), frozenset(after[0].pair("EW"))} == {frozenset((1, 3)), frozenset((5, 7))}
+    assert {frozenset(after[1].pair("NS")), frozenset(after[1].pair("EW"))} == {frozenset((2, 4)), frozenset((6, 8))}
+    assert after[2] == tables[2]
+
+
+def test_fixed_partners_take_turns_apart_at_the_tables_of_three():
+    """14 players, 7 pairs: two tables of four hold four pairs, the other three pairs play apart at the two tables
+    of three (4 + 4 + 3 + 3), each partner at a different table. Next game the three pairs that were apart are
+    back at the tables of four and three others take their turn: nobody at a table of three twice running here
+    (four pairs were at the fours, three are needed)."""
+    pairs = {1: 2, 3: 4, 5: 6, 7: 8, 9: 10, 11: 12, 13: 14}
+    partners = pairs | {b: a for a, b in pairs.items()}
+    plan = plan_round([], present=set(range(1, 15)), bye_counts={}, seed=4, partners=partners, threes=True)
+    assert plan.byes == () and [len(t.players) for t in plan.tables] == [4, 4, 3, 3]
+    assert plan.partners == partners
+    apart = [t for t in plan.tables if t.three]
+    for table in apart:
+        assert not {partners[p] for p in table.players} & set(table.players)  # partners at the other table
+    for table in plan.tables[:2]:
+        assert all(partners[a] == b for a, b in (table.pair("NS"), table.pair("EW")))
+    first_apart = {p for t in apart for p in t.players}
+    proposed = MOVEMENTS["fixed-partners"](
+        list(plan.tables), {1: "NS", 2: "EW", 3: apart[0].players, 4: apart[1].players}
+    )
+    counts = {p: int(p in first_apart) for p in range(1, 15)}
+    after = plan_round(
+        proposed,
+        present=set(range(1, 15)),
+        bye_counts=dict.fromkeys(range(1, 15), 0),
+        seed=5,
+        partners=plan.partners,
+        threes=True,
+        three_counts=counts,
+        at_three_last=first_apart,
+    )
+    assert after.partners == partners and after.byes == ()
+    now_apart = {p for t in after.tables if t.three for p in t.players}
+    assert len(now_apart) == 6 and not now_apart & first_apart
+    assert first_apart <= {p for t in after.tables if not t.three for p in t.players}
+
+
+def test_with_fixed_partners_the_odd_one_out_plays_at_a_table_of_three_and_needs_no_house_player():
+    """15 players: seven pairs and one without a partner. 4 + 4 + 4 + 3: the single and one pair (together, as
+    opponents: there is only one table of three) at the table of three."""
+    plan = plan_round([], present=set(range(1, 16)), bye_counts={}, seed=2, partners={}, threes=True)
+    assert plan.byes == () and [len(t.players) for t in plan.tables] == [4, 4, 4, 3]
+    three = plan.tables[3]
+    single = set(range(1, 16)) - set(plan.partners or {})
+    assert len(single) == 1 and single <= set(three.players)
 
 
 # --- each movement through a table of three, written out ----------------------------------------------------------
@@ -143,14 +194,35 @@ def _outcomes(tables, rng):
 
 
 def _play_night(movement: str, count: int, games: int, seed: int, churn: bool) -> list[tuple[int, ...]]:
-    """Play a night in the engine; return each game's table sizes, checking every game on the way."""
+    """Play a night in the engine; return each game's table sizes, checking every game on the way. Under fixed
+    partners, also that every pair at a table of four is a pair of the night (kept since the opening, or, after
+    someone left, formed from two players without one), and that partners apart sit at different tables of three
+    where there are two or more."""
     rng = random.Random(seed)
     present = set(range(1, count + 1))
     next_id = count + 1
-    plan = opening(present, seed=seed, threes=True)
+    by_pairs = movement == "fixed-partners"
+    plan = opening(present, seed=seed, threes=True, by_pairs=by_pairs)
     bye_counts = dict.fromkeys(present, 0)
+    three_counts = dict.fromkeys(present, 0)
     shapes = []
+    pairs_before: dict[int, int] = dict(plan.partners or {})
     for game in range(games):
+        if by_pairs:
+            partners = plan.partners or {}
+            for p, q in partners.items():
+                assert partners[q] == p
+                assert pairs_before.get(p, q) == q or pairs_before.get(p) not in present or p not in pairs_before
+            for table in plan.tables:
+                if table.three:
+                    if sum(t.three for t in plan.tables) > 1:
+                        assert not {partners.get(p) for p in table.players} & set(table.players)
+                else:
+                    assert all(partners[a] == b for a, b in (table.pair("NS"), table.pair("EW")))
+            pairs_before = dict(partners)
+        last_three = {p for t in plan.tables if t.three for p in t.players}
+        for p in last_three:
+            three_counts[p] = three_counts.get(p, 0) + 1
         seated = [p for t in plan.tables for p in t.players]
         assert len(seated) == len(set(seated)), f"game {game + 1}: someone seated twice"
         assert set(seated) | set(plan.byes) == present
@@ -175,11 +247,14 @@ def _play_night(movement: str, count: int, games: int, seed: int, churn: bool) -
             sat_out_last=plan.byes,
             seed=seed + game + 1,
             threes=True,
+            partners=plan.partners if by_pairs else None,
+            three_counts={p: three_counts[p] for p in present if p in three_counts},
+            at_three_last=last_three,
         )
     return shapes
 
 
-@pytest.mark.parametrize("movement", SPLIT_MOVEMENTS)
+@pytest.mark.parametrize("movement", ALL_MOVEMENTS)
 @pytest.mark.parametrize("count", [13, 14, 15])
 def test_thirteen_fourteen_fifteen_players_play_a_night_with_no_byes(movement, count):
     shapes = _play_night(movement, count, games=8, seed=count, churn=False)
@@ -188,7 +263,7 @@ def test_thirteen_fourteen_fifteen_players_play_a_night_with_no_byes(movement, c
 
 @settings(max_examples=60, deadline=None)
 @given(
-    movement=st.sampled_from(SPLIT_MOVEMENTS),
+    movement=st.sampled_from(ALL_MOVEMENTS),
     count=st.integers(min_value=6, max_value=70),
     seed=st.integers(min_value=0, max_value=10_000),
 )
