@@ -17,7 +17,7 @@ import time
 
 from scratch import scratch_django
 
-MOVEMENTS = ("progressive", "progressive-down", "winners-stay", "seat-rotation", "rotation")
+MOVEMENTS = ("progressive", "progressive-down", "winners-stay", "seat-rotation", "fixed-partners", "rotation")
 
 
 def main() -> None:

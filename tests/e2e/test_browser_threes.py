@@ -22,20 +22,23 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"threes-{name}.png"), full_page=True)
 
 
-def _slips(desk, game: int) -> None:
-    """Every table's slip at the desk: the table of four 9-5, each table of three 5, 3 and 2."""
+def _slips(desk, game: int, four=("9", "5"), three=("5", "3", "2"), to_target: bool = False) -> None:
+    """Every table's slip at the desk: the table of four 9-5, each table of three 5, 3 and 2 (or as given). On a
+    night of games to a points target (`to_target`) the game closes by itself once every table is in: the desk
+    then says so, and offers the next game's desk (or says the night is over)."""
     desk.wait_for_selector("text=Three-handed:")
     for table in range(1, 5):
         row = desk.locator(f"#desk-{table}")
         if row.locator(f"input[name=t{table}-ns_points]").count():
-            desk.fill(f"input[name=t{table}-ns_points]", "9")
-            desk.fill(f"input[name=t{table}-ew_points]", "5")
+            desk.fill(f"input[name=t{table}-ns_points]", four[0])
+            desk.fill(f"input[name=t{table}-ew_points]", four[1])
         else:
-            for seat, points in zip("nes", ("5", "3", "2"), strict=True):
+            for seat, points in zip("nes", three, strict=True):
                 desk.fill(f"input[name=t{table}-{seat}_points]", points)
         row.locator("button").click()
         desk.wait_for_selector(f"#desk-{table}.state-in")
-    desk.wait_for_selector("text=Every table is in.", timeout=15_000)  # the desk's bar, by its poll
+    bar = f"text=Game {game} is closed." if to_target else "text=Every table is in."
+    desk.wait_for_selector(bar, timeout=15_000)  # the desk's bar, by its poll
     shot(desk, f"desk-game-{game}-in")
 
 
@@ -97,14 +100,23 @@ def test_a_night_of_thirteen_with_tables_of_three_in_the_browser(live_server, br
 
 
 @pytest.mark.parametrize(
-    ("movement", "players", "sizes"), [("rotation", 14, [4, 4, 3, 3]), ("fixed-partners", 15, [4, 4, 4, 3])]
+    ("movement", "players", "sizes"),
+    [
+        ("rotation", 14, [4, 4, 3, 3]),
+        ("fixed-partners", 15, [4, 4, 4, 3]),
+        ("progressive-down", 14, [4, 4, 3, 3]),
+        ("winners-stay", 15, [4, 4, 4, 3]),
+        ("seat-rotation", 13, [4, 3, 3, 3]),
+    ],
 )
 def test_a_rotation_chart_and_a_fixed_partners_night_with_tables_of_three_in_the_browser(
     live_server, browser, django_user_model, settings, movement, players, sizes
 ):
-    """The other two movements' answer: a rotation night of 14 (the chart built at the draw with two tables of
-    three at the tail, every game from it; the chart page shows it) and a fixed-partners night of 15 (seven pairs
-    and one without a partner: one pair and the single at the table of three), nobody sitting out in either."""
+    """Every other movement's answer (progressive is the test above): a rotation night of 14 (the chart built at
+    the draw with two tables of three at the tail, every game from it; the chart page shows it), a fixed-partners
+    night of 15 (seven pairs and one without a partner: one pair and the single at the table of three), and
+    progressive-down, winners-stay (games to 10: the slips say 10-4 and 10, 3, 2, and each game closes itself
+    once the last table is in) and seat rotation, nobody sitting out in any."""
     from tournament.models import Bye, Night, Seating
 
     name = f"Threes {movement}"
@@ -117,15 +129,21 @@ def test_a_rotation_chart_and_a_fixed_partners_night_with_tables_of_three_in_the
         desk.goto(f"{base}/nights/{night.pk}/chart/")
         desk.wait_for_selector("text=tables of three at the tail so nobody sits out")
         shot(desk, "rotation-chart")
+    to_target = movement == "winners-stay"  # games to 10: the game closes once every table is in
+    slips = {"four": ("10", "4"), "three": ("10", "3", "2"), "to_target": to_target} if to_target else {}
     desk.goto(f"{base}/nights/{night.pk}/desk/")
-    _slips(desk, 1)
-    desk.click("text=Close game 1")
+    _slips(desk, 1, **slips)
+    if to_target:
+        desk.click("text=Open game 2's desk")
+    else:
+        desk.click("text=Close game 1")
     desk.wait_for_selector("text=Keeper's desk · game 2")
     round_2 = night.rounds.get(number=2)
     assert [Seating.objects.filter(round=round_2, table=t).count() for t in range(1, 5)] == sizes
     assert not Bye.objects.filter(round__night=night).exists()
-    _slips(desk, 2)
-    desk.click("text=Close game 2")
+    _slips(desk, 2, **slips)
+    if not to_target:
+        desk.click("text=Close game 2")
     desk.goto(f"{base}/nights/{night.pk}/")
     desk.wait_for_selector("text=The night is over")
     shot(desk, f"{movement}-night-over")

@@ -14,8 +14,9 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.conftest import register
 from tests.tournament.test_backup_refusals import signed
-from tournament import backup, services
+from tournament import backup, game, services
 from tournament.models import Bye, Night, Seating
 from tournament.rehearsal import simulate
 
@@ -91,3 +92,37 @@ def test_the_backup_carries_the_partners_apart_and_refuses_them_edited():
         backup.night_restore(raw=signed(data))
     assert "is not at a table of three" in str(refused.value)
     assert not Night.objects.exists()
+
+
+def test_a_swap_between_two_tables_of_three_keeps_both_pairs():
+    """Two players apart at different tables of three swap seats: they are still apart, and still partners, so the
+    next game seats the same pairs together again."""
+    night = services.night_create(name="Couples", games=3, auto_advance=False, movement="fixed-partners", fill="threes")
+    register(night, 14)
+    first = services.night_draw(night=night, seed=3)
+    pairs = _pairs_of(first)
+    apart = {s.player_id: s for s in first.seatings.filter(partner__isnull=False)}
+    a = next(iter(apart.values()))
+    b = next(s for s in apart.values() if s.table != a.table and s.player_id != a.partner_id)
+    services.seating_swap(round_=first, player=a.player_id, other=b.player_id)
+    moved = {s.player_id: s.partner_id for s in first.seatings.filter(player_id__in=[a.player_id, b.player_id])}
+    assert moved == {a.player_id: a.partner_id, b.player_id: b.partner_id}
+    first = game.round_start(round_=first)
+    for table, seats in _games(night)[1].items():
+        if len(seats) == 4:
+            game.table_result_submit(round_=first, table=table, ns_points=10, ew_points=4)
+        else:
+            game.table_result_submit(round_=first, table=table, seat_points={"N": 5, "E": 3, "S": 2})
+    second = game.round_close(round_=first)
+    assert _pairs_of(second) == pairs
+
+
+def _pairs_of(round_) -> set[frozenset[int]]:
+    """The round's fixed pairs: across a table of four, or named on the seats apart."""
+    pairs = set()
+    for seats in _games(round_.night)[round_.number].values():
+        by_seat = {s.seat: s.player_id for s in seats}
+        if len(seats) == 4:
+            pairs |= {frozenset((by_seat[x], by_seat[y])) for x, y in ("NS", "EW")}
+        pairs |= {frozenset((s.player_id, s.partner_id)) for s in seats if s.partner_id}
+    return pairs

@@ -17,7 +17,8 @@ handled afterwards by `roster.plan_round`.
 Tables of three (three-handed, at the tail): one player stays and two move, so every table keeps its size —
 where winners stay (the head table; winners-stay) the winner stays, elsewhere the third; where a movement would
 still overfill a table (progressive-down, seat rotation) its last arrivals take the nearest seats it left empty.
-Fixed partners cannot use them.
+Under fixed partners the tables of four move among themselves and the tables of three are passed on untouched:
+who plays apart there next is chosen by turns in `roster.plan_round`.
 
 Seats when a partnership splits: of the two who stay, the one in N (or E) keeps the seat and the other moves one
 seat clockwise, so they face each other; the two arriving take the two empty seats. When nobody stays, the pair

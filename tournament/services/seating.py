@@ -476,11 +476,25 @@ def seating_swap(*, round_: Round, player: int, other: int) -> None:
     seated_a, seated_b = places.get(player), places.get(other)
     if seated_a and seated_b:
         seat_a, seat_b = (seated_a.table, seated_a.seat), (seated_b.table, seated_b.seat)
+        # A fixed partner apart at a table of three keeps their partner if they land at another one.
+        keeps = seated_a.partner_id is not None and seated_b.partner_id is not None
         Seating.objects.filter(pk__in=[seated_a.pk, seated_b.pk]).delete()
         Seating.objects.bulk_create(
             [
-                Seating(round=round_, table=seat_b[0], seat=seat_b[1], player_id=player),
-                Seating(round=round_, table=seat_a[0], seat=seat_a[1], player_id=other),
+                Seating(
+                    round=round_,
+                    table=seat_b[0],
+                    seat=seat_b[1],
+                    player_id=player,
+                    partner_id=seated_a.partner_id if keeps else None,
+                ),
+                Seating(
+                    round=round_,
+                    table=seat_a[0],
+                    seat=seat_a[1],
+                    player_id=other,
+                    partner_id=seated_b.partner_id if keeps else None,
+                ),
             ]
         )
     elif seated_a is not None or seated_b is not None:
