@@ -475,27 +475,12 @@ def seating_swap(*, round_: Round, player: int, other: int) -> None:
         raise ValidationError({"swap": f"Table {scored[0]} already has a score: correct the score first."})
     seated_a, seated_b = places.get(player), places.get(other)
     if seated_a and seated_b:
-        seat_a, seat_b = (seated_a.table, seated_a.seat), (seated_b.table, seated_b.seat)
         # A fixed partner apart at a table of three keeps their partner if they land at another one.
         keeps = seated_a.partner_id is not None and seated_b.partner_id is not None
         Seating.objects.filter(pk__in=[seated_a.pk, seated_b.pk]).delete()
         Seating.objects.bulk_create(
-            [
-                Seating(
-                    round=round_,
-                    table=seat_b[0],
-                    seat=seat_b[1],
-                    player_id=player,
-                    partner_id=seated_a.partner_id if keeps else None,
-                ),
-                Seating(
-                    round=round_,
-                    table=seat_a[0],
-                    seat=seat_a[1],
-                    player_id=other,
-                    partner_id=seated_b.partner_id if keeps else None,
-                ),
-            ]
+            Seating(round=round_, table=place.table, seat=place.seat, player_id=who, partner_id=mate if keeps else None)
+            for place, who, mate in ((seated_b, player, seated_a.partner_id), (seated_a, other, seated_b.partner_id))
         )
     elif seated_a is not None or seated_b is not None:
         seated, sitting = (seated_a, other) if seated_a is not None else (seated_b, player)
