@@ -42,7 +42,8 @@ class NightForm(forms.ModelForm):
             "numbering": "Rotation charts only: how the numbers on the chart go to players as they arrive.",
             "fill": "Tables of three: 13 players play 4 + 3 + 3 + 3, 14 play 4 + 4 + 3 + 3, 15 play 4 + 4 + 4 + 3; "
             "each hand's caller plays alone against the other two and everyone keeps their own score (the keeper "
-            "types each player's points at the desk). Not with fixed partners or a rotation chart.",
+            "types each player's points at the desk). With fixed partners the pairs take turns playing a game apart "
+            "there; a rotation chart builds them in (build it after choosing this).",
             "bye_credit": "When the players are not a multiple of four, some sit out each game. With “nothing”, "
             "they fall behind on points; the low-score prize still goes only to players who played every game.",
         }

@@ -15,6 +15,7 @@ import json
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.urls import reverse
 
 from scoring.models import TableLink
@@ -323,3 +324,26 @@ def test_a_table_of_three_s_phone_entries_survive_a_backup_and_a_restore():
         (4, "N", {"N": 2, "E": 5, "S": 4}, "confirmed"),
         (4, "N", {"N": 2, "E": 5, "S": 4}, "confirmed"),
     ]
+
+
+@pytest.mark.parametrize("movement", Night.Movement.values)
+def test_simulate_night_plays_13_14_and_15_players_with_tables_of_three_in_every_movement(movement, tmp_path):
+    """The Done-when line: "a 13-, 14- and 15-player night runs with three-handed tables and no byes, through all
+    movements, in the simulation": the command's JSON, read back, has no byes and the sizes of `table_sizes`."""
+    for players, sizes in ((13, [4, 3, 3, 3]), (14, [4, 4, 3, 3]), (15, [4, 4, 4, 3])):
+        out = tmp_path / f"{players}.json"
+        call_command(
+            "simulate_night",
+            players=players,
+            rounds=4,
+            seed=players,
+            movement=movement,
+            fill="threes",
+            json_file=str(out),
+        )
+        record = json.loads(out.read_text(encoding="utf-8"))
+        assert len(record["rounds"]) == 4
+        for round_ in record["rounds"]:
+            assert round_["byes"] == []
+            assert [len(table["seats"]) for table in round_["tables"]] == sizes
+            assert [table["three"] for table in round_["tables"]] == [size == 3 for size in sizes]
