@@ -14,10 +14,11 @@ the players whose turn it is, and the rest partner at tables of four.
   twice running. Each game the partnerships are then paired into tables by a greedy build and a local search that
   keeps down how often two players meet (partners or opponents), and the tables are numbered so that every player
   visits the tables as evenly as possible.
-* Charts with tables of three. The turns at a table of three walk through a shuffled order (so they differ by at
-  most one, and nobody has two running unless more than half the room is three-handed each game); the players at
-  the fours are partnered game by game avoiding old partners, and the threes are grouped to keep down how often
-  two players meet. A three-handed table has no partners, so these charts are never a whist tournament's.
+* Charts with tables of three, built a game at a time. The turns at a table of three go to those with the fewest
+  so far, then to those not at one last game (so they differ by at most one, and nobody has two running unless
+  more than half the room is three-handed each game); then the game's tables are searched as a whole by swaps
+  that keep down partner repeats and how often two players meet (`_Game`). A three-handed table has no partners,
+  so these charts are never a whist tournament's.
 
 Everything is deterministic for a given seed: `random.Random(seed)` is the only source of chance.
 """
@@ -62,6 +63,12 @@ class Chart:
     perfect: bool
     rounds: tuple[ChartRound, ...]
     threes: bool = False
+
+    @property
+    def has_threes(self) -> bool:
+        """Some game of the chart has a table of three (a chart built with `threes` has none when the head count
+        makes only fours)."""
+        return any(table.three for game in self.rounds for table in game.tables)
 
 
 @dataclass(frozen=True)

@@ -206,7 +206,7 @@ def _read_wall_chart(night: Night, options: Options) -> WallChart:
     note = f"{chart.players} numbers, {chart.games} games" if chart else ""
     if chart and chart.perfect:
         note += ": everyone partners everyone else at most once"
-    elif chart and any(table.three for game in chart.rounds for table in game.tables):
+    elif chart and chart.has_threes:
         note += ", tables of three at the tail (nobody sits out)"
     return WallChart(games, max((len(game.tables) for game in games), default=0), note)
 

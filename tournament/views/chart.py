@@ -24,7 +24,6 @@ def _page(request, night: Night, *, chart_form=None, number_form=None):
         "fairness": charts.fairness(night),
         "mismatch": charts.fill_mismatch(night),
         "sit_outs": bool(chart) and any(game.sit_out for game in chart.rounds),
-        "has_threes": bool(chart) and any(table.three for game in chart.rounds for table in game.tables),
         "numbers": [(n, holders.get(n, "")) for n in range(1, chart.players + 1)] if chart else [],
         "chart_form": chart_form
         or ChartForm(initial={"players": night.chart_size or max(entries.filter(checked_in=True).count(), 4)}),
