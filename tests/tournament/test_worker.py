@@ -19,6 +19,9 @@ import pytest
 from headtable import worker_command
 from tests.processes import HOSTED, isolated_env
 
+# No test database of its own, but processes on a database and broker of the pass's kind: both passes.
+pytestmark = pytest.mark.backend
+
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = """
 import datetime as dt
@@ -55,15 +58,16 @@ def round_in(venue, seconds: float) -> int:
 
 
 def status(venue, round_id: int) -> tuple[str, str]:
+    database = venue[1]["DATABASE_URL"]
     if HOSTED:
         query = f"select status || '|' || bell_cause from tournament_round where id = {int(round_id)}"
         out = subprocess.run(
-            ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "headtable_worker", "-At", "-c", query],
+            ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", database.rsplit("/", 1)[1], "-At", "-c", query],
             capture_output=True,
             check=True,
         )
         return tuple(out.stdout.decode().strip().split("|", 1))
-    with sqlite3.connect(venue[0] / "headtable_worker.sqlite3") as db:
+    with sqlite3.connect(database.removeprefix("sqlite:///")) as db:
         return db.execute("select status, bell_cause from tournament_round where id = ?", (round_id,)).fetchone()
 
 
@@ -102,6 +106,8 @@ def test_the_worker_rings_the_bell_when_the_timer_ends(venue):
         assert wait_for_bell(venue, round_id, seconds=25) == ("bell", "the timer")
     finally:
         stop(worker)
+    if not HOSTED:  # the filesystem broker keeps its exchanges' tables under the night's var/, not where it started
+        assert list((venue[0] / "broker" / "control").glob("*.exchange"))
 
 
 def test_a_killed_worker_catches_up_when_it_starts_again(venue):
