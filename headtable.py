@@ -275,12 +275,36 @@ def _ensure_chromium() -> bool:
     return bool(shutil.which("chromium"))
 
 
+# Which tests each pass runs (the markers are set in tests/conftest.py; the README's "The tests" says why).
+FIRST_PASS = "not postgres"
+SECOND_PASS = "not e2e and not once"
+# --quick: the pure and the database tests of the first pass, without the browser and the separate processes.
+QUICK = "not postgres and not e2e and not venue and not backend"
+
+
+def test_workers() -> int:
+    """Test processes side by side (pytest-xdist): one a core, or HEADTABLE_TEST_WORKERS."""
+    return int(os.environ.get("HEADTABLE_TEST_WORKERS", str(os.cpu_count() or 1)))
+
+
+def pytest_command(marks: str, pytest_args: list[str]) -> list[str]:
+    workers = test_workers()
+    spread = ["-n", str(workers), "--dist", "worksteal"] if workers > 1 else ["-p", "no:xdist"]
+    return [str(PY), "-m", "pytest", "-q", *spread, "-m", marks, *pytest_args]
+
+
 def test(pytest_args: list[str]) -> int:
-    """Style, then the suite twice: on the embedded default, and on PostgreSQL with Redis and a real worker."""
+    """Style, then the suite twice: on the embedded default, and on PostgreSQL with Redis and a real worker.
+
+    `--quick` runs the developer's loop instead: the first pass's pure and database tests, with hypothesis's quick
+    profile."""
+    quick = "--quick" in pytest_args
+    pytest_args = [arg for arg in pytest_args if arg != "--quick"]
     ensure_venv("requirements-dev.txt")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     for name in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL"):
         env.pop(name, None)
+    env.setdefault("HYPOTHESIS_PROFILE", "quick" if quick else "thorough")
     for step in (["ruff", "check", "."], ["ruff", "format", "--check", "."]):
         say(" ".join(step))
         if subprocess.run([str(PY), "-m", *step], cwd=ROOT, env=env).returncode:
@@ -295,16 +319,21 @@ def test(pytest_args: list[str]) -> int:
         if subprocess.run(step, cwd=ROOT, env=env).returncode:
             say(failure)
             return 1
+    if quick:
+        say(f"the quick loop: the first pass's pure and database tests ({test_workers()} processes)")
+        return subprocess.run(pytest_command(QUICK, pytest_args), cwd=ROOT, env=env).returncode
     in_ci = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
     browser = _ensure_chromium()
     if not browser and in_ci:
         say("Chromium is needed for the browser tests and could not be installed")
         return 1
-    marks = "not postgres" if browser else "not postgres and not e2e"
+    marks = FIRST_PASS if browser else f"{FIRST_PASS} and not e2e"
     if not browser:
         say("no Chromium here: the browser tests are left out of this run")
-    say("pass 1 of 2: SQLite and the filesystem broker (the venue default)")
-    first = subprocess.run([str(PY), "-m", "pytest", "-q", "-m", marks, *pytest_args], cwd=ROOT, env=env).returncode
+    say(f"pass 1 of 2: SQLite and the filesystem broker (the venue default), every test ({test_workers()} processes)")
+    started = time.monotonic()
+    first = subprocess.run(pytest_command(marks, pytest_args), cwd=ROOT, env=env).returncode
+    say(f"pass 1 took {time.monotonic() - started:.0f} s")
     if first:
         return first
     servers = _ensure_server(POSTGRES) and _ensure_server(REDIS)
@@ -314,16 +343,17 @@ def test(pytest_args: list[str]) -> int:
             return 1
         say("no PostgreSQL and Redis on this machine: the hosted pass is left out (CI always runs it)")
         return 0
-    say("pass 2 of 2: PostgreSQL, Redis and a real Celery worker (the hosted set-up)")
+    say("pass 2 of 2: PostgreSQL, Redis and a real Celery worker (the hosted set-up): the tests they can change")
     hosted = {
         **env,
         "DATABASE_URL": os.environ.get("HEADTABLE_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/headtable"),
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/15",
         "CACHE_URL": "redis://127.0.0.1:6379/14",
     }
-    return subprocess.run(
-        [str(PY), "-m", "pytest", "-q", "-m", "not e2e", *pytest_args], cwd=ROOT, env=hosted
-    ).returncode
+    started = time.monotonic()
+    second = subprocess.run(pytest_command(SECOND_PASS, pytest_args), cwd=ROOT, env=hosted).returncode
+    say(f"pass 2 took {time.monotonic() - started:.0f} s")
+    return second
 
 
 def main(argv: list[str]) -> int:
@@ -333,7 +363,7 @@ def main(argv: list[str]) -> int:
     if command == "test":
         return test(argv[1:])
     print(__doc__)
-    print("usage: python3 headtable.py run | test [pytest arguments]")
+    print("usage: python3 headtable.py run | test [--quick] [pytest arguments]")
     return 0 if command in {"help", "-h", "--help"} else 2
 
 

@@ -91,6 +91,49 @@ def play_round(round_, scores):
     return round_
 
 
+def pytest_configure(config):
+    """Passwords hashed with a quick hasher in the test process, as Django's testing guide advises: a test that
+    makes an organizer would otherwise spend a third of a second on the real hasher's rounds. The logins' own
+    tests (tests/test_logins.py) put the real one back; the app's own processes in the process tests keep it."""
+    from django.conf import settings
+
+    PROJECT_HASHERS[:] = settings.PASSWORD_HASHERS
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+PROJECT_HASHERS: list[str] = []  # the project's own, as the settings give them
+
+
+# A test that asks for one of these reaches the test database.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark `once` every test whose outcome the second pass (PostgreSQL, Redis) cannot change: it touches no test
+    database and is not marked `backend`, or it is the venue's own set-up (`venue`). pytest-django refuses database
+    access to a test without the database, so a test marked here that did reach it would fail, not pass unseen."""
+    once = pytest.mark.once
+    for item in items:
+        if item.get_closest_marker("venue"):
+            item.add_marker(once)
+            continue
+        database = item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames)
+        if not database and not item.get_closest_marker("backend") and not item.get_closest_marker("postgres"):
+            item.add_marker(once)
+    # The long tests first (the browser, the separate processes): under xdist they start at once and the short
+    # ones fill in around them, instead of one long test keeping a process busy after the rest have finished.
+    items.sort(key=lambda item: not any(item.get_closest_marker(mark) for mark in SLOW_MARKS))
+
+
+SLOW_MARKS = ("e2e", "venue", "backend", "postgres", "slow")
+
+
 @pytest.fixture(autouse=True)
 def _tasks_run_in_process():
     """Tasks sent on commit run at once in the test process (the real worker has its own test)."""

@@ -16,13 +16,15 @@ import urllib.request
 from pathlib import Path
 
 from headtable import server_command
+from tests.backends import worker_suffix
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTED = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
 
 def isolated_env(tmp_path: Path, name: str) -> dict[str, str]:
-    """An environment with a database of its own called `name`, migrated."""
+    """An environment with a database of its own called `name` (and the xdist worker's name), migrated."""
+    name += worker_suffix()
     env = {**os.environ, "HEADTABLE_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"}
     if HOSTED:
         env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"

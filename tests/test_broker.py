@@ -50,6 +50,7 @@ def test_while_a_message_is_being_written_the_worker_finds_nothing(channel, monk
     assert channel._get("celery") == {"task": "tournament.tasks.ring_bell"}
 
 
+@pytest.mark.backend  # the pass's own broker
 def test_the_filesystem_broker_uses_this_transport_and_redis_its_own(settings):
     if settings.CELERY_BROKER_URL.startswith("filesystem://"):  # the venue pass
         assert settings.CELERY_BROKER_TRANSPORT == "config.broker:Transport"

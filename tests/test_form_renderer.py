@@ -6,7 +6,7 @@ import pytest
 from django import forms
 from django.forms.renderers import DjangoTemplates
 from django.utils.safestring import mark_safe
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from config.forms import DRAWN, FastWidgets
@@ -36,7 +36,6 @@ def both(widget: forms.Widget, name: str, value, attrs: dict | None = None) -> t
     [forms.TextInput(), forms.NumberInput(), forms.HiddenInput(), forms.CheckboxInput(), forms.EmailInput()],
     ids=lambda widget: type(widget).__name__,
 )
-@settings(max_examples=60, deadline=None)
 @given(name=st.sampled_from(["ns_points", "t5-ew_points", 'a"b<']), value=st.one_of(st.none(), TEXT), attrs=ATTRS)
 def test_each_input_is_drawn_as_django_draws_it(widget, name, value, attrs):
     if isinstance(widget, forms.CheckboxInput):
@@ -45,7 +44,6 @@ def test_each_input_is_drawn_as_django_draws_it(widget, name, value, attrs):
     assert drawn == expected
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     choices=st.lists(st.tuples(TEXT, TEXT), max_size=5),
     groups=st.booleans(),

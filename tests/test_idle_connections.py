@@ -13,9 +13,15 @@ import socket
 import time
 import urllib.request
 
+import pytest
+
 from headtable import more_open_files
 from tests.processes import answers, django_shell, free_port, isolated_env, start_server
 from tests.test_run_command import SETUP
+
+# The venue's own set-up (the run command, its server, SQLite on disk), which no second pass changes: the first pass
+# only.
+pytestmark = pytest.mark.venue
 
 HELD = 500
 

@@ -8,11 +8,19 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.urls import reverse
 
+from tests.conftest import PROJECT_HASHERS
 from tournament.services import keeper_add
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a-long-organizer-secret"
+
+
+@pytest.fixture(autouse=True)
+def _the_real_hasher(settings):
+    """These tests count and time the real password hashes (the other tests hash quickly: tests/conftest.py)."""
+    settings.PASSWORD_HASHERS = PROJECT_HASHERS
+    assert "PBKDF2" in PROJECT_HASHERS[0]
 
 
 @pytest.fixture

@@ -10,7 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.processes import ROOT, answers, django_shell, free_port, isolated_env
+
+# The venue's own set-up (the run command, its server, SQLite on disk), which no second pass changes: the first pass
+# only.
+pytestmark = pytest.mark.venue
 
 SETUP = """
 from tournament import services

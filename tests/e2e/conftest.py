@@ -24,11 +24,21 @@ ARGS = [
 ]
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium for the whole run (in each test process): starting it is a second or more each time."""
     sync_api = pytest.importorskip("playwright.sync_api")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The shared Chromium, with every page and context a test opened closed after it, so nothing it left open
+    goes on polling into the next test; each test's pages start with cookies and storage of their own."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()

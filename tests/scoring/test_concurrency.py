@@ -8,7 +8,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.processes import ROOT, isolated_env
+
+# No test database of its own, but processes on a database and broker of the pass's kind: both passes.
+pytestmark = pytest.mark.backend
 
 
 def test_concurrent_submissions_never_overwrite_silently(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.prizes import award
@@ -77,7 +77,6 @@ player_rows = st.lists(
 prize_lists = st.lists(st.sampled_from(["high", "second", "third", "low", "loners", "high_game"]), max_size=6)
 
 
-@settings(max_examples=200, deadline=None)
 @given(player_rows, prize_lists, st.integers(0, 10_000))
 def test_one_prize_each_never_gives_anyone_two(rows, prizes, seed):
     totals = night(*[(i, *row) for i, row in enumerate(rows, start=1)])
@@ -86,7 +85,6 @@ def test_one_prize_each_never_gives_anyone_two(rows, prizes, seed):
     assert len(given_out) == len(set(given_out))
 
 
-@settings(max_examples=200, deadline=None)
 @given(player_rows, st.integers(0, 10_000))
 def test_with_the_draw_the_order_is_total_stable_and_split_by_the_first_differing_link(rows, seed):
     totals = night(*[(i, *row) for i, row in enumerate(rows, start=1)])
@@ -147,7 +145,6 @@ def test_on_a_night_ranked_by_points_high_is_first_place_and_the_champion_the_mo
     assert awards[2].value == "6 games won, 44 points"
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     rows=st.lists(st.tuples(st.integers(0, 90), st.integers(0, 10)), min_size=2, max_size=12),
     one_each=st.booleans(),

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.rules import (
@@ -798,7 +798,6 @@ def test_the_pools_hold_every_kind_of_hand():
     assert not any(hand.blind or hand.defender_alone for hand in POOLS["standard"])
 
 
-@settings(max_examples=200, deadline=None)
 @given(rules_and_hand())
 def test_score_hand_is_deterministic(rules_hand):
     rules, hand = rules_hand
@@ -806,7 +805,6 @@ def test_score_hand_is_deterministic(rules_hand):
     assert score_hand(hand, rules) == score_hand(replace(hand), Ruleset.from_dict(rules.as_dict()))
 
 
-@settings(max_examples=200, deadline=None)
 @given(rules_and_hand(NO_NEGATIVES))
 def test_exactly_one_side_scores_without_negative_rules(rules_hand):
     rules, hand = rules_hand
@@ -817,7 +815,6 @@ def test_exactly_one_side_scores_without_negative_rules(rules_hand):
     assert (score.winner == hand.makers) == (hand.tricks >= rules.needed)
 
 
-@settings(max_examples=200, deadline=None)
 @given(rules_and_hand())
 def test_the_hand_goes_to_the_makers_iff_they_score_more_or_make_their_bid(rules_hand):
     rules, hand = rules_hand
@@ -826,7 +823,6 @@ def test_the_hand_goes_to_the_makers_iff_they_score_more_or_make_their_bid(rules
     assert (score.winner == hand.makers) == makers_won
 
 
-@settings(max_examples=200, deadline=None)
 @given(rules_and_hand())
 def test_the_other_side_of_the_table_scores_the_same_hand_the_same(rules_hand):
     rules, hand = rules_hand
@@ -840,7 +836,6 @@ def test_the_other_side_of_the_table_scores_the_same_hand_the_same(rules_hand):
     assert partners.extras == {PARTNER[seat]: extras for seat, extras in score.extras.items()}
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.sampled_from(tuple(PRESETS)).flatmap(
         lambda name: st.tuples(st.just(PRESETS[name]), st.lists(hands_under(name), min_size=1, max_size=12))
@@ -879,7 +874,6 @@ def test_a_game_is_the_sum_of_its_hands(rules_hands):
         assert added == Extras(*tallies[seat])
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.sampled_from(SIDES),
     st.integers(min_value=0, max_value=5),
@@ -972,7 +966,6 @@ def test_unknown_tie_rule_is_refused():
         game_winner(4, 4, tie_rule="coin")
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.integers(-200, 200), st.integers(-200, 200), st.sampled_from(SIDES), st.integers())
 def test_game_winner_properties(ns, ew, last, seed):
     by_last = game_winner(ns, ew, tie_rule="last_hand", last_hand_winner=last)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.seasons import NightScore, method_label, season_rank
@@ -37,7 +37,6 @@ seasons = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
 @given(seasons, st.sampled_from(["total", "average", "best"]), st.integers(1, 7), st.randoms(use_true_random=False))
 def test_season_rank_properties(scores, method, best_of, rng):
     order = list(range(1, 7))
@@ -66,7 +65,6 @@ def test_season_rank_properties(scores, method, best_of, rng):
             assert above.player < below.player  # level players in a steady order
 
 
-@settings(max_examples=100, deadline=None)
 @given(seasons)
 def test_best_of_every_night_is_the_total(scores):
     by_total = season_rank(scores, method="total")

@@ -3,7 +3,7 @@ with head-to-head as a link where the organizer puts it."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.standings import (
@@ -171,7 +171,6 @@ player_rows = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
 @given(player_rows)
 def test_rank_properties(rows):
     standings = rank(rows)
@@ -211,7 +210,6 @@ def test_rank_properties(rows):
                 assert standing.separated_by == CONCEDED.label
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.lists(
         st.builds(
@@ -381,7 +379,6 @@ def _reference_keys(rows, meetings, chain):
     return {p: (before[p], h2h[p], after[p]) for p in before}
 
 
-@settings(max_examples=300, deadline=None)
 @given(nights_with_meetings(), st.randoms(use_true_random=False))
 def test_rank_with_head_to_head_properties(night, rng):
     rows, meetings, chain = night
@@ -411,7 +408,6 @@ def test_rank_with_head_to_head_properties(night, rng):
         assert standing.separated_by == (chain[first].label if first else None)
 
 
-@settings(max_examples=100, deadline=None)
 @given(player_rows)
 def test_head_to_head_without_games_changes_nothing(rows):
     assert rank(rows, H2H_CHAIN) == rank(rows, (TOTAL, WINS, CONCEDED))

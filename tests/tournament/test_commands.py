@@ -99,6 +99,7 @@ def test_demo_night_loads_once_and_plays_on(capsys):
     assert night.rounds.get(number=6).status == "playing"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["standard", "progressive", "loner-bonus", "hall-minus", "bid-euchre"])
 def test_simulated_hands_match_the_preset_and_the_standings_add_up(tmp_path, preset):
     from collections import Counter

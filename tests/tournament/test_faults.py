@@ -11,8 +11,14 @@ import time
 import urllib.parse
 import urllib.request
 
+import pytest
+
 from tests.processes import django_shell, free_port, isolated_env
 from tests.processes import start_server as start
+
+# The venue's own set-up (the run command, its server, SQLite on disk), which no second pass changes: the first pass
+# only.
+pytestmark = pytest.mark.venue
 
 SETUP = """
 from tournament import game, services

@@ -211,6 +211,7 @@ def test_the_room_display_and_the_night_page_show_each_prizes_money(client, orga
         assert f'<b class="prize-money">{each}</b>' in body
 
 
+@pytest.mark.slow
 def test_a_simulated_120_player_fundraiser_reconciles_to_the_cent():
     """`simulate_night --players 120 --price 20 --methods cash,card,e-transfer --payouts … --house 10`: the door's
     totals against every payment, each prize against the pot, a tied prize split with its left-over cent."""

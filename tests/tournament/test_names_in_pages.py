@@ -66,6 +66,7 @@ def test_a_refused_paste_names_each_refused_line_on_the_page_and_adds_nobody(org
     assert "Player 9" in body  # the pasted list is still in the box, to be mended
 
 
+@pytest.mark.slow
 def test_on_a_13_player_night_the_low_prize_goes_to_a_player_who_played_every_game(client):
     from tournament.rehearsal import simulate
     from tournament.selectors import night_standings

@@ -73,6 +73,7 @@ def test_a_carried_jackpot_is_taken_in_by_the_next_night_of_the_season_once(orga
     assert night_pots(second).rows[0].total.came_in == 25_000 and night_pots(first).rows[0].total.kept == 0
 
 
+@pytest.mark.slow
 def test_a_120_player_fundraiser_with_a_carried_jackpot_and_a_50_50_reconciles_to_the_cent():
     """Entries $20 × 120, the house's 10%, prizes with a tied split; a $250 jackpot carried in from last month and
     $80.10 paid from it, the rest carried on; a 50/50 of $340.01 whose winner gets $170.00. Every total by hand."""

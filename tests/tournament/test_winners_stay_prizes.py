@@ -12,6 +12,7 @@ from tournament.selectors import night_standings
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_champion_and_high_score_go_to_the_right_players_on_100_winners_stay_nights():
     differ = {10: 0, None: 0}
     for seed in range(100):

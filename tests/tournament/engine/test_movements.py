@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.engine.movements import (
@@ -371,7 +371,6 @@ def nights(draw):
 
 
 @pytest.mark.parametrize("name", sorted(CHECKS))
-@settings(max_examples=100, deadline=None)
 @given(night=nights())
 def test_movement_properties_hold_over_a_night(name, night):
     count, seed, winners = night

@@ -8,7 +8,7 @@ seat so that partners in one game are opponents in the next game."
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.engine.movements import progressive as next_seating
@@ -220,7 +220,6 @@ def _check_movement(before: list[Table], winners: dict[int, str], after: list[Ta
         assert any(new[p] == old[p] for p in pair), (t, pair)
 
 
-@settings(max_examples=200, deadline=None)
 @given(nights())
 def test_movement_properties_hold_over_a_night(night):
     count, seed, winners = night
@@ -231,7 +230,6 @@ def test_movement_properties_hold_over_a_night(night):
         tables = after
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=1, max_value=40), st.data())
 def test_missing_winner_is_always_reported_by_table_number(count, data):
     missing = data.draw(st.sets(st.integers(min_value=1, max_value=count), min_size=1))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.engine.movements import KEEPS_PARTNERS, MOVEMENTS, seat_rotation
@@ -404,7 +404,6 @@ def night_settings(draw):
     return movement, players, games, changes, seed
 
 
-@settings(max_examples=60, deadline=None)
 @given(night_settings(), st.data())
 def test_a_night_with_byes_arrivals_and_departures(night, data):
     name, start, games, changes, seed = night

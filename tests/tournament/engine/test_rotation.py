@@ -17,7 +17,7 @@ import itertools
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.engine.rotation import (
@@ -184,7 +184,6 @@ def _fair(chart: Chart) -> None:
     assert fairness["byes"].ok and fairness["sat_out_twice_running"].ok and fairness["partner_repeats"].ok
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=4, max_value=90), st.data())
 def test_any_head_count_and_games(players: int, data: st.DataObject) -> None:
     games = data.draw(st.integers(min_value=1, max_value=full_night(players)))

@@ -15,7 +15,7 @@ import itertools
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.engine.roster import table_sizes
@@ -79,7 +79,6 @@ def test_thirteen_players_written_out_the_first_game_and_the_turns():
     assert Counter(p for four in fours for p in four) == dict.fromkeys(range(1, 14), 4)
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=6, max_value=70), st.data())
 def test_any_head_count_and_games_with_tables_of_three(players: int, data: st.DataObject) -> None:
     games = data.draw(st.integers(min_value=1, max_value=full_night(players)))

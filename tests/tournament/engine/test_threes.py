@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.engine.movements import MOVEMENTS, progressive, progressive_down, seat_rotation, winners_stay
@@ -261,7 +261,6 @@ def test_thirteen_fourteen_fifteen_players_play_a_night_with_no_byes(movement, c
     assert all(shape == tuple(table_sizes(count, True)) for shape in shapes)
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     movement=st.sampled_from(ALL_MOVEMENTS),
     count=st.integers(min_value=6, max_value=70),
