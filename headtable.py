@@ -283,8 +283,9 @@ QUICK = "not postgres and not e2e and not venue and not backend"
 
 
 def test_workers() -> int:
-    """Test processes side by side (pytest-xdist): one a core, or HEADTABLE_TEST_WORKERS."""
-    return int(os.environ.get("HEADTABLE_TEST_WORKERS", str(os.cpu_count() or 1)))
+    """Test processes side by side (pytest-xdist): one a core, or HEADTABLE_TEST_WORKERS; eight at most, as each
+    takes two of Redis's sixteen databases in the second pass (tests/backends.py)."""
+    return min(8, int(os.environ.get("HEADTABLE_TEST_WORKERS", str(os.cpu_count() or 1))))
 
 
 def pytest_command(marks: str, pytest_args: list[str]) -> list[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,3 +55,40 @@ settings.register_profile(
     "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+# Seconds a long test takes, roughly (the browser tests; the separate processes and the whole nights).
+LONG = {"e2e": 13, "venue": 15, "backend": 12, "postgres": 10, "slow": 6}
+
+
+@pytest.hookimpl(trylast=True)  # after -m has deselected what this pass leaves out, and after conftest's marks
+def pytest_collection_modifyitems(config, items):
+    """Order the tests for pytest-xdist's worksteal, which gives each test process one run of the list in order
+    (the first N/k tests to one, the next to another) and then lets an idle process take the back half of a busy
+    one's queue. Each process's run starts with its share of the long tests, so no process is left with a chain
+    of them at the end; the browser tests share one process, so that their pages' polls are not slowed by a
+    second browser beside them. Without xdist the order is the usual one."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers < 2 or len(items) < workers:
+        return
+    runs: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0] * workers
+    short = []
+    for item in items:
+        seconds = max((LONG[mark] for mark in LONG if item.get_closest_marker(mark)), default=0)
+        if not seconds:
+            short.append(item)
+            continue
+        run = 0 if item.get_closest_marker("e2e") else min(range(workers), key=lambda k: (load[k], k))
+        runs[run].append(item)
+        load[run] += seconds
+    # worksteal hands out len(pending) // (processes left) tests to each process in turn.
+    left = len(items)
+    for k, run in enumerate(runs):
+        size = left // (workers - k)
+        left -= size
+        take = max(0, size - len(run))
+        run.extend(short[:take])
+        del short[:take]
+    runs[-1].extend(short)
+    items[:] = [item for run in runs for item in run]

@@ -114,6 +114,7 @@ DATABASE_FIXTURES = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by these marks
 def pytest_collection_modifyitems(config, items):
     """Mark `once` every test whose outcome the second pass (PostgreSQL, Redis) cannot change: it touches no test
     database and is not marked `backend`, or it is the venue's own set-up (`venue`). pytest-django refuses database
@@ -126,12 +127,6 @@ def pytest_collection_modifyitems(config, items):
         database = item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames)
         if not database and not item.get_closest_marker("backend") and not item.get_closest_marker("postgres"):
             item.add_marker(once)
-    # The long tests first (the browser, the separate processes): under xdist they start at once and the short
-    # ones fill in around them, instead of one long test keeping a process busy after the rest have finished.
-    items.sort(key=lambda item: not any(item.get_closest_marker(mark) for mark in SLOW_MARKS))
-
-
-SLOW_MARKS = ("e2e", "venue", "backend", "postgres", "slow")
 
 
 @pytest.fixture(autouse=True)
