@@ -237,6 +237,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(BROKER_DIR / "control"),
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# A print job's build that has said nothing for this long was left by a worker that died: the next tick sends it
+# again and another build takes it over (a build says something at every page).
+PRINT_JOB_STALE_SECONDS = int(os.environ.get("HEADTABLE_PRINT_JOB_STALE_SECONDS", "120"))
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE

@@ -767,6 +767,11 @@ class PrintJob(models.Model):
     file = models.FileField(upload_to="print", blank=True)
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The build's last sign of life (taken, or a page drawn): a running job silent for longer than
+    # settings.PRINT_JOB_STALE_SECONDS was left by a worker that died, and another delivery may take it over.
+    beat_at = models.DateTimeField(null=True, blank=True)
+    # Which taking-over this build is: only the build that took the job last may report progress or finish it.
+    attempt = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]

@@ -24,13 +24,15 @@ def start_round(round_id: int, token: int) -> bool:
 
 @shared_task(name=dispatch.TICK)
 def tick() -> dict[str, int]:
-    return game.rounds_tick()
+    return {**game.rounds_tick(), "print_jobs": printing.print_jobs_revive()}
 
 
 @worker_ready.connect
 def catch_up(**kwargs) -> None:
-    """A worker that was down rings what fell due meanwhile, before waiting for beat."""
+    """A worker that was down rings what fell due meanwhile, before waiting for beat, and takes up the print jobs
+    a dead worker left."""
     game.rounds_tick()
+    printing.print_jobs_revive()
 
 
 @shared_task(name=dispatch.BUILD_PRINT_JOB, acks_late=True)

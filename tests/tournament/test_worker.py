@@ -6,6 +6,7 @@ filesystem broker, as on the venue laptop; in the second on PostgreSQL and Redis
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -57,17 +58,19 @@ def round_in(venue, seconds: float) -> int:
     return int(out.stdout.decode().split()[-1])
 
 
-def status(venue, round_id: int) -> tuple[str, str]:
+def status(venue, round_id: int, query: str = "") -> tuple[str, str]:
     database = venue[1]["DATABASE_URL"]
     if HOSTED:
-        query = f"select status || '|' || bell_cause from tournament_round where id = {int(round_id)}"
+        query = query or f"select status || '|' || bell_cause from tournament_round where id = {int(round_id)}"
         out = subprocess.run(
             ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", database.rsplit("/", 1)[1], "-At", "-c", query],
             capture_output=True,
             check=True,
         )
-        return tuple(out.stdout.decode().strip().split("|", 1))
+        return tuple(out.stdout.decode().strip().split("|"))
     with sqlite3.connect(database.removeprefix("sqlite:///")) as db:
+        if query:
+            return tuple(db.execute(query.replace(" || '|' || ", ", ")).fetchone())
         return db.execute("select status, bell_cause from tournament_round where id = ?", (round_id,)).fetchone()
 
 
@@ -122,3 +125,37 @@ def test_a_killed_worker_catches_up_when_it_starts_again(venue):
         assert wait_for_bell(venue, round_id, seconds=20) == ("bell", "the timer")
     finally:
         stop(worker)
+
+
+PRINT = """
+from tournament import services
+from tournament.sheets import printing
+night = services.night_create(name="Print test", games=3)
+services.players_register(night=night, names=[f"Player {n}" for n in range(1, 601)])
+print(printing.print_job_start(night=night, sheet="tally-cards", per_page=4, blank=0).pk)
+"""
+
+
+def test_a_print_job_whose_worker_is_killed_mid_build_is_finished_by_the_next(venue):
+    env = venue[1]
+    env["HEADTABLE_PRINT_JOB_STALE_SECONDS"] = "2"
+    shell = [sys.executable, "manage.py", "shell", "-v", "0", "-c", PRINT]
+    worker = start_worker(venue)
+    try:
+        job = int(subprocess.run(shell, cwd=ROOT, env=env, check=True, capture_output=True).stdout.split()[-1])
+        query = f"select status || '|' || done || '|' || attempt from tournament_printjob where id = {job}"
+        deadline = time.monotonic() + 60
+        while status(venue, job, query)[0] != "running" or int(status(venue, job, query)[1]) == 0:
+            assert time.monotonic() < deadline, "the worker never started the build"
+            time.sleep(0.05)
+        stop(worker, signal.SIGKILL)  # mid-build: 600 cards, some drawn
+        left = status(venue, job, query)
+        assert left[0] == "running" and 0 < int(left[1]) < 600
+        worker = start_worker(venue)
+        deadline = time.monotonic() + 60
+        while status(venue, job, query)[0] != "done" and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert [str(value) for value in status(venue, job, query)] == ["done", "600", "2"]  # taken over once
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            stop(worker)

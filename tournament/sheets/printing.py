@@ -9,13 +9,18 @@ its progress.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import transaction
+from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 
 from .. import charts, dispatch, selectors
 from ..models import Night, PrintJob, Round
@@ -342,26 +347,51 @@ def job_sheet(job: PrintJob) -> Sheet:
     return sheet_of(job.kind.replace("_", "-"))
 
 
+def _stale_before() -> dt.datetime:
+    return timezone.now() - dt.timedelta(seconds=settings.PRINT_JOB_STALE_SECONDS)
+
+
 def print_job_run(*, job_id: int) -> PrintJob:
-    """The worker's side: build the file, saving progress as it goes. Harmless if run twice."""
+    """The worker's side: build the file, saving progress as it goes. Harmless if run twice or at once.
+
+    The job is taken in one UPDATE: a queued job, or a running one whose build has been silent too long (its
+    worker died mid-build). A second delivery while the first builds takes nothing and returns; a build that was
+    taken over since (a worker thought dead that was only slow) reports nothing and finishes nothing.
+    """
+    takeable = Q(status=PrintJob.Status.QUEUED) | Q(status=PrintJob.Status.RUNNING, beat_at__lt=_stale_before())
+    taken = PrintJob.objects.filter(takeable, pk=job_id).update(
+        status=PrintJob.Status.RUNNING, beat_at=timezone.now(), attempt=F("attempt") + 1
+    )
     job = PrintJob.objects.select_related("night").get(pk=job_id)
-    if job.status in (PrintJob.Status.DONE, PrintJob.Status.RUNNING):
-        return job  # a task delivered twice builds once
-    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING)
+    if not taken:
+        return job  # built, failed, or being built by a live worker
+    mine = PrintJob.objects.filter(pk=job.pk, attempt=job.attempt, status=PrintJob.Status.RUNNING)
 
     def progress(done: int, total: int) -> None:
-        PrintJob.objects.filter(pk=job.pk).update(done=done, total=total)
+        mine.update(done=done, total=total, beat_at=timezone.now())
 
     sheet = job_sheet(job)
     try:
         content = sheet_bytes(job.night, sheet.key, progress=progress, **job.params)
     except Exception as error:
-        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.FAILED, error=str(error)[:300])
+        mine.update(status=PrintJob.Status.FAILED, error=str(error)[:300])
         raise
+    name = default_storage.save(f"print/{sheet.key}-{job.night_id}-{job.pk}.pdf", ContentFile(content))
+    total = PrintJob.objects.filter(pk=job.pk).values_list("total", flat=True).get() or 1
+    if not mine.update(file=name, status=PrintJob.Status.DONE, total=total, done=total):
+        default_storage.delete(name)  # taken over meanwhile: the other build's file is the job's
     job.refresh_from_db()
-    job.file.save(f"{sheet.key}-{job.night_id}-{job.pk}.pdf", ContentFile(content), save=False)
-    job.status = PrintJob.Status.DONE
-    job.total = job.total or 1
-    job.done = job.total
-    job.save(update_fields=["file", "status", "done", "total"])
     return job
+
+
+def print_jobs_revive() -> int:
+    """Send again every job a dead worker left: running and silent too long, or queued that long (its message
+    lost with the worker). A job whose message is still waiting is then delivered twice and built once."""
+    left = PrintJob.objects.filter(
+        Q(status=PrintJob.Status.RUNNING, beat_at__lt=_stale_before())
+        | Q(status=PrintJob.Status.QUEUED, created_at__lt=_stale_before())
+    )
+    jobs = list(left.values_list("pk", flat=True))
+    for job_id in jobs:
+        dispatch.send_on_commit(dispatch.BUILD_PRINT_JOB, job_id)
+    return len(jobs)

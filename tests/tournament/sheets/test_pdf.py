@@ -175,6 +175,75 @@ def test_a_big_batch_is_built_by_the_worker_with_progress_and_a_download(
     assert printing.print_job_run(job_id=job.pk).status == "done"  # delivered twice: built once
 
 
+def test_a_second_delivery_while_the_first_builds_builds_nothing(finished, monkeypatch):
+    from tournament.models import PrintJob
+    from tournament.sheets import printing
+
+    job = PrintJob.objects.create(night=finished, kind="tally-cards", params={})
+    builds, during = [], []
+    real = printing.sheet_bytes
+
+    def build(*args, **kwargs):
+        builds.append(1)
+        if len(builds) == 1:  # the task delivered again while this build is under way
+            during.append(printing.print_job_run(job_id=job.pk).status)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(printing, "sheet_bytes", build)
+    assert printing.print_job_run(job_id=job.pk).status == "done"
+    assert builds == [1] and during == ["running"]
+    job.refresh_from_db()
+    assert job.attempt == 1 and len(text_of(job.file.read())) == 4
+
+
+def test_a_build_left_by_a_dead_worker_is_sent_again_and_taken_over(
+    finished, settings, django_capture_on_commit_callbacks
+):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournament import tasks
+    from tournament.models import PrintJob
+    from tournament.sheets import printing
+
+    settings.PRINT_JOB_STALE_SECONDS = 60
+    now = timezone.now()
+    # What a worker killed mid-build leaves: running, with its last sign of life long ago.
+    dead = PrintJob.objects.create(night=finished, kind="tally-cards", status="running", beat_at=now, attempt=1)
+    PrintJob.objects.filter(pk=dead.pk).update(beat_at=now - dt.timedelta(seconds=61), done=2, total=8)
+    live = PrintJob.objects.create(night=finished, kind="tally-cards", status="running", beat_at=now, attempt=1)
+    assert printing.print_job_run(job_id=live.pk).status == "running"  # a live build is never taken over
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.tick()["print_jobs"] == 1  # the dead one only
+    dead.refresh_from_db()
+    live.refresh_from_db()
+    assert (dead.status, dead.attempt, dead.done, dead.total) == ("done", 2, 8, 8)
+    assert len(text_of(dead.file.read())) == 4
+    assert (live.status, live.attempt, live.file.name) == ("running", 1, "")
+
+
+def test_a_build_taken_over_meanwhile_finishes_nothing(finished, monkeypatch, settings, tmp_path):
+    from tournament.models import PrintJob
+    from tournament.sheets import printing
+
+    job = PrintJob.objects.create(night=finished, kind="tally-cards", params={})
+    real = printing.sheet_bytes
+
+    def slow_build(*args, **kwargs):
+        content = real(*args, **kwargs)
+        # Meanwhile the job was thought dead and taken over by another build, which finished it.
+        PrintJob.objects.filter(pk=job.pk).update(attempt=2, status="done", file="print/the-other-build.pdf")
+        return content
+
+    monkeypatch.setattr(printing, "sheet_bytes", slow_build)
+    settings.MEDIA_ROOT = tmp_path
+    printing.print_job_run(job_id=job.pk)
+    job.refresh_from_db()
+    assert (job.attempt, job.status, job.file.name) == (2, "done", "print/the-other-build.pdf")
+    assert not list(tmp_path.rglob("*.pdf"))  # the slow build's own file is not left behind
+
+
 def test_any_sheet_can_be_a_worker_batch_score_sheets_with_their_qr_codes(
     organizer_client, busy, monkeypatch, django_capture_on_commit_callbacks
 ):
