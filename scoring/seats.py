@@ -20,6 +20,12 @@ PARTNER_SEAT: dict[Seat, Seat] = {"N": "S", "S": "N", "E": "W", "W": "E"}
 HEAD_TABLE = 1
 
 
+def is_three(seats) -> bool:
+    """Whether a table's taken seats (any collection of seat letters) are a table of three's: N, E and S, with
+    West left empty."""
+    return "W" not in seats
+
+
 def side_of(seat: str) -> Side:
     return "NS" if seat in ("N", "S") else "EW"
 

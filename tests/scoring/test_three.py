@@ -125,3 +125,10 @@ def test_the_winner_has_the_most_points_and_a_tie_is_settled_by_the_night_s_rule
     assert drawn.tie_break == "draw" and drawn.winner in ("N", "E")
     assert outcome(tied, tie_rule="draw", draw_seed=4) == outcome(tied, tie_rule="draw", draw_seed=4)
     assert three.best_other({"N": 3, "E": 7, "S": 5}, "E") == 5
+
+
+def test_a_table_of_three_is_told_by_its_empty_west_seat_wherever_the_seats_come_from():
+    from scoring.seats import is_three
+
+    assert is_three({"N": 1, "E": 2, "S": 3}) and is_three(("N", "E", "S")) and is_three("NES")
+    assert not is_three({"N": 1, "E": 2, "S": 3, "W": 4}) and not is_three(["N", "E", "S", "W"])

@@ -13,7 +13,7 @@ from django.utils import timezone
 from scoring import names as name_order
 from scoring.models import Hand, TableLink, TableResult
 from scoring.rules import Ruleset, score_hand
-from scoring.seats import HEAD_TABLE, PARTNER_SEAT, SEAT_NAMES, SEATS
+from scoring.seats import HEAD_TABLE, PARTNER_SEAT, SEAT_NAMES, SEATS, is_three
 
 from ..models import Bye, Entry, Night, Player, Round, Seating
 
@@ -37,7 +37,7 @@ class TableView:
     @property
     def three(self) -> bool:
         """A table of three (three-handed: each player for themselves)."""
-        return len(self.seats) == 3 and "W" not in self.seats
+        return len(self.seats) == 3 and is_three(self.seats)
 
     @property
     def winner_name(self) -> str:
@@ -216,7 +216,7 @@ def fairness(night: Night) -> list[FairnessRow]:
                 continue  # a house player
             games[player] += 1
             head[player] += table == 1
-            three = "W" not in seats  # a table of three: no partner, the other two are opponents
+            three = is_three(seats)  # a table of three: no partner, the other two are opponents
             at_three[player] += three
             partner = None if three else seats.get(PARTNER_SEAT[seat])
             if partner is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scoring.models import TableResult
+from scoring.seats import is_three
 from tournament.models import Bye, Entry, Night, Seating
 
 from .money import night_close
@@ -53,7 +54,7 @@ def night_record(night: Night) -> dict:
                     "table": table,
                     # A table of three has no West.
                     "seats": {seat: by_seat[seat] for seat in ("N", "E", "S", "W") if seat in by_seat},
-                    "three": "W" not in by_seat,
+                    "three": is_three(by_seat),
                     "hands": [
                         {
                             "dealer": hand.dealer,

@@ -9,7 +9,7 @@ from django.db import connection, models
 
 from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
-from scoring.seats import HEAD_TABLE, SIDE_NAMES
+from scoring.seats import HEAD_TABLE, SIDE_NAMES, is_three
 from tournament.models import Night, Round
 
 from .night import stamp_of
@@ -253,7 +253,7 @@ def desk_rows(round_: Round) -> list[DeskRow]:
             status = DeskState.PLAYING
         else:
             status = DeskState.MISSING
-        if "W" not in seats:  # a table of three: no sides, three players each for themselves
+        if is_three(seats):  # a table of three: no sides, three players each for themselves
             rows.append(
                 DeskRow(
                     table,

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.models import Submission, TableLink, TableResult
+from scoring.seats import is_three
 from tournament.forms import apply_errors
 from tournament.models import Round
 
@@ -105,7 +106,7 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
     if round_ is not None and request.method == "POST":
         round_.refresh_from_db()  # the score may have moved the game (the last table in closes it)
     seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name")) if round_ else {}
-    three = len(seats) == 3 and "W" not in seats  # a table of three: each player's own points
+    three = len(seats) == 3 and is_three(seats)  # a table of three: each player's own points
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
     waiting = (
         list(
@@ -211,7 +212,7 @@ def _three(link: TableLink, round_: Round | None) -> dict[str, str] | None:
     if round_ is None:
         return None
     seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name"))
-    return seats if len(seats) == 3 and "W" not in seats else None
+    return seats if len(seats) == 3 and is_three(seats) else None
 
 
 def _hand_round(link: TableLink, round_: Round | None) -> Round:

@@ -21,6 +21,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from scoring.seats import is_three
+
 from ...selectors import NightStandings
 from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, grid_style, page_doc, sheet_styles
 
@@ -247,7 +249,7 @@ def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, 
                 if seats is None:
                     row.append("")
                     continue
-                if "W" in seats:
+                if not is_three(seats):
                     text = f"{seats['N']} &amp; {seats['S']}<br/>v {seats['E']} &amp; {seats['W']}"
                 else:  # a table of three: nobody partners
                     text = f"{seats['N']}, {seats['E']}, {seats['S']}<br/>three-handed"
@@ -272,7 +274,7 @@ def wall_chart_pdf(header: SheetHeader, games: Sequence[WallGame], tables: int, 
         )
         story.append(grid)
         story.append(Spacer(1, 3 * mm))
-        threes = any("W" not in seats for game in games for seats in game.tables.values())
+        threes = any(is_three(seats) for game in games for seats in game.tables.values())
         story.append(
             Paragraph(
                 "North &amp; South are partners against East &amp; West"

@@ -18,6 +18,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from scoring.seats import is_three
+
 from ..qr import draw_qr
 from .common import (
     BOLD,
@@ -107,7 +109,7 @@ def score_sheets_pdf(header: SheetHeader, sheets: Sequence[ScoreSheet], rows: in
     story: list = []
     for index, sheet in enumerate(sheets):
         title = f"Table {sheet.table}{' — ' + sheet.label.upper() if sheet.label else ''} · game {sheet.game}"
-        three = "W" not in sheet.seats  # a table of three: each player for themselves
+        three = is_three(sheet.seats)  # a table of three: each player for themselves
         if three:
             names = [sheet.seats.get(seat, "") for seat in ("N", "E", "S")]
             seats = Table(
