@@ -109,7 +109,9 @@ def worker_command(python: Path | str, var: Path = VAR) -> list[str]:
     other core for the web server. Beat runs in the same process and checks the rounds' clocks every few seconds.
     """
     return [
-        *[str(python), "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
+        # Quiet (no start-up banner) and warnings only (not a line for every tick): the run command's own lines,
+        # the address to open and the organizer's password, stay on the laptop's screen.
+        *[str(python), "-m", "celery", "--quiet", "-A", "config", "worker", "--pool=solo", "--loglevel=WARNING"],
         *["--beat", f"--schedule={var / 'celerybeat-schedule'}"],
         # The filesystem broker has no broadcast: skip the worker-to-worker chatter that needs it.
         *["--without-gossip", "--without-mingle", "--without-heartbeat", "--hostname=headtable@%h"],
