@@ -69,6 +69,11 @@ WINNERS_STAY_PRIZES = "champion,second,third,high,low,loners"
 WINNERS_STAY_TARGET = 10
 
 
+def _comma_list(text: str) -> list[str]:
+    """A setting written as words between commas: each word, without the spaces and the empty ones."""
+    return [key.strip() for key in text.split(",") if key.strip()]
+
+
 class Night(models.Model):
     class Movement(models.TextChoices):
         PROGRESSIVE = "progressive", "Progressive (head/tail, partners split)"
@@ -274,13 +279,21 @@ class Night(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournament:night_detail", args=[self.pk])
 
+    @property
+    def tie_keys(self) -> list[str]:
+        """The tie-break chain as the organizer wrote it: its metrics' keys, in order."""
+        return _comma_list(self.tie_chain)
+
+    @property
+    def prize_keys(self) -> list[str]:
+        """The night's prizes as the organizer wrote them: their keys, in order."""
+        return _comma_list(self.prizes)
+
     def clean(self):
         errors = {}
-        chain = [key.strip() for key in self.tie_chain.split(",") if key.strip()]
-        if unknown := [key for key in chain if key not in METRICS]:
+        if unknown := [key for key in self.tie_keys if key not in METRICS]:
             errors["tie_chain"] = f"Unknown tie-break {unknown[0]!r}: use {', '.join(METRICS)}."
-        prizes = [key.strip() for key in self.prizes.split(",") if key.strip()]
-        if unknown := [key for key in prizes if not valid_prize(key)]:
+        if unknown := [key for key in self.prize_keys if not valid_prize(key)]:
             errors["prizes"] = f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)} or high:<category>."
         try:
             parse_eligibility(self.prize_rules)

@@ -99,16 +99,12 @@ class AwardRow:
     money: str = ""  # the prize's money, where the night pays some ("$96.75", "$22.50 each")
 
 
-def _keys(text: str) -> list[str]:
-    return [key.strip() for key in text.split(",") if key.strip()]
-
-
 def night_chain(night: Night) -> tuple[standings_core.Metric, ...]:
     """The night's tie-break chain: the organizer's order, or the movement's usual one; a draw last if asked.
 
     A winners-stay night crowns the player with the most wins: games won come first whatever order the organizer
     gives the rest."""
-    keys = _keys(night.tie_chain)
+    keys = night.tie_keys
     if keys and night.movement == "winners-stay":
         keys = ["wins", *(key for key in keys if key != "wins")]
     if not keys:
@@ -602,7 +598,7 @@ def standings_of(rows: NightRows) -> NightStandings:
             AwardRow(a.label, [names.get(p, "?") for p in a.winners], a.value, a.tie, a.winners, a.key)
             for a in prizes.award(
                 ranked,
-                _keys(night.prizes),
+                night.prize_keys,
                 one_each=night.one_prize_each,
                 categories=rows.categories,
                 ranked_by=chain[0].key,
