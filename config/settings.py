@@ -238,13 +238,20 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # A print job's build that has said nothing for this long was left by a worker that died: the next tick sends it
-# again and another build takes it over (a build says something at every page).
+# again and another build takes it over (tally cards say something card by card; other sheets build in seconds).
 PRINT_JOB_STALE_SECONDS = int(os.environ.get("HEADTABLE_PRINT_JOB_STALE_SECONDS", "120"))
+# A job whose build was taken this many times and never finished (its worker killed each time, say for memory) is
+# marked failed rather than taken again.
+PRINT_JOB_ATTEMPTS = 3
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 # The database is the truth about time: beat asks it every few seconds whether a bell or a start is due.
-CELERY_BEAT_SCHEDULE = {"rounds-tick": {"task": "tournament.tasks.tick", "schedule": 3.0}}
+CELERY_BEAT_SCHEDULE = {
+    "rounds-tick": {"task": "tournament.tasks.tick", "schedule": 3.0},
+    # Print jobs a dead worker left are looked for less often: they wait PRINT_JOB_STALE_SECONDS anyway.
+    "print-jobs-revive": {"task": "tournament.tasks.revive_print_jobs", "schedule": 15.0},
+}
 
 LOGGING = {
     "version": 1,

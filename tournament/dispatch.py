@@ -15,6 +15,7 @@ RING_BELL = "tournament.tasks.ring_bell"
 START_ROUND = "tournament.tasks.start_round"
 TICK = "tournament.tasks.tick"
 BUILD_PRINT_JOB = "tournament.tasks.build_print_job"
+REVIVE_PRINT_JOBS = "tournament.tasks.revive_print_jobs"
 
 
 def _task(name: str):

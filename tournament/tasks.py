@@ -24,7 +24,12 @@ def start_round(round_id: int, token: int) -> bool:
 
 @shared_task(name=dispatch.TICK)
 def tick() -> dict[str, int]:
-    return {**game.rounds_tick(), "print_jobs": printing.print_jobs_revive()}
+    return game.rounds_tick()
+
+
+@shared_task(name=dispatch.REVIVE_PRINT_JOBS)
+def revive_print_jobs() -> int:
+    return printing.print_jobs_revive()
 
 
 @worker_ready.connect

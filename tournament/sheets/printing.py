@@ -356,10 +356,11 @@ def print_job_run(*, job_id: int) -> PrintJob:
 
     The job is taken in one UPDATE: a queued job, or a running one whose build has been silent too long (its
     worker died mid-build). A second delivery while the first builds takes nothing and returns; a build that was
-    taken over since (a worker thought dead that was only slow) reports nothing and finishes nothing.
+    taken over since (a worker thought dead that was only slow) reports nothing and finishes nothing. A failure,
+    saving the file included, marks the job failed with the reason.
     """
     takeable = Q(status=PrintJob.Status.QUEUED) | Q(status=PrintJob.Status.RUNNING, beat_at__lt=_stale_before())
-    taken = PrintJob.objects.filter(takeable, pk=job_id).update(
+    taken = PrintJob.objects.filter(takeable, pk=job_id, attempt__lt=settings.PRINT_JOB_ATTEMPTS).update(
         status=PrintJob.Status.RUNNING, beat_at=timezone.now(), attempt=F("attempt") + 1
     )
     job = PrintJob.objects.select_related("night").get(pk=job_id)
@@ -373,10 +374,10 @@ def print_job_run(*, job_id: int) -> PrintJob:
     sheet = job_sheet(job)
     try:
         content = sheet_bytes(job.night, sheet.key, progress=progress, **job.params)
+        name = default_storage.save(f"print/{sheet.key}-{job.night_id}-{job.pk}.pdf", ContentFile(content))
     except Exception as error:
         mine.update(status=PrintJob.Status.FAILED, error=str(error)[:300])
         raise
-    name = default_storage.save(f"print/{sheet.key}-{job.night_id}-{job.pk}.pdf", ContentFile(content))
     total = PrintJob.objects.filter(pk=job.pk).values_list("total", flat=True).get() or 1
     if not mine.update(file=name, status=PrintJob.Status.DONE, total=total, done=total):
         default_storage.delete(name)  # taken over meanwhile: the other build's file is the job's
@@ -386,12 +387,17 @@ def print_job_run(*, job_id: int) -> PrintJob:
 
 def print_jobs_revive() -> int:
     """Send again every job a dead worker left: running and silent too long, or queued that long (its message
-    lost with the worker). A job whose message is still waiting is then delivered twice and built once."""
+    lost with the worker). A job whose message is still waiting is then delivered twice and built once. A job
+    taken PRINT_JOB_ATTEMPTS times without finishing is marked failed instead: each build killed its worker."""
+    stale = _stale_before()
     left = PrintJob.objects.filter(
-        Q(status=PrintJob.Status.RUNNING, beat_at__lt=_stale_before())
-        | Q(status=PrintJob.Status.QUEUED, created_at__lt=_stale_before())
+        Q(status=PrintJob.Status.RUNNING, beat_at__lt=stale) | Q(status=PrintJob.Status.QUEUED, created_at__lt=stale)
     )
-    jobs = list(left.values_list("pk", flat=True))
+    left.filter(attempt__gte=settings.PRINT_JOB_ATTEMPTS).update(
+        status=PrintJob.Status.FAILED,
+        error=f"The worker stopped while building it {settings.PRINT_JOB_ATTEMPTS} times: print fewer at once.",
+    )
+    jobs = list(left.filter(attempt__lt=settings.PRINT_JOB_ATTEMPTS).values_list("pk", flat=True))
     for job_id in jobs:
         dispatch.send_on_commit(dispatch.BUILD_PRINT_JOB, job_id)
     return len(jobs)

@@ -215,12 +215,50 @@ def test_a_build_left_by_a_dead_worker_is_sent_again_and_taken_over(
     live = PrintJob.objects.create(night=finished, kind="tally-cards", status="running", beat_at=now, attempt=1)
     assert printing.print_job_run(job_id=live.pk).status == "running"  # a live build is never taken over
     with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.tick()["print_jobs"] == 1  # the dead one only
+        assert tasks.revive_print_jobs() == 1  # the dead one only
     dead.refresh_from_db()
     live.refresh_from_db()
     assert (dead.status, dead.attempt, dead.done, dead.total) == ("done", 2, 8, 8)
     assert len(text_of(dead.file.read())) == 4
     assert (live.status, live.attempt, live.file.name) == ("running", 1, "")
+
+
+def test_a_job_whose_builds_keep_killing_the_worker_is_marked_failed_not_sent_again(
+    finished, settings, django_capture_on_commit_callbacks
+):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournament import tasks
+    from tournament.models import PrintJob
+
+    settings.PRINT_JOB_STALE_SECONDS, settings.PRINT_JOB_ATTEMPTS = 60, 3
+    long_ago = timezone.now() - dt.timedelta(seconds=61)
+    job = PrintJob.objects.create(night=finished, kind="tally-cards", status="running", attempt=3)
+    PrintJob.objects.filter(pk=job.pk).update(beat_at=long_ago)
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert tasks.revive_print_jobs() == 0
+    job.refresh_from_db()
+    assert not sent and job.status == "failed" and "stopped while building it 3 times" in job.error
+
+
+def test_a_file_that_cannot_be_saved_fails_the_job_with_the_reason(finished, monkeypatch):
+    from django.core.files.storage import default_storage
+
+    from tournament.models import PrintJob
+    from tournament.sheets import printing
+
+    def full(*args, **kwargs):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(default_storage, "save", full)
+    job = PrintJob.objects.create(night=finished, kind="tally-cards", params={})
+    with pytest.raises(OSError):
+        printing.print_job_run(job_id=job.pk)
+    job.refresh_from_db()
+    assert (job.status, job.error) == ("failed", "No space left on device")
+    assert printing.print_jobs_revive() == 0  # a failed job is not built again
 
 
 def test_a_build_taken_over_meanwhile_finishes_nothing(finished, monkeypatch, settings, tmp_path):
