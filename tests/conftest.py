@@ -138,15 +138,38 @@ def _tasks_run_in_process():
     yield
 
 
+class _NoCache:
+    """What a test marked `once` gets for a cache: the second pass's cache (Redis) could change its outcome, so it
+    must not use one. Any use fails the test, asking for the `backend` mark."""
+
+    def __init__(self, alias: str):
+        self.alias = alias
+
+    def __getattr__(self, name):
+        raise AssertionError(
+            f"This test runs in the first pass only (marked `once`) but used the {self.alias!r} cache, which the "
+            "second pass keeps in Redis: mark it `backend`."
+        )
+
+
 @pytest.fixture(autouse=True)
-def _fresh_cache():
+def _fresh_cache(request):
     """Rate-limit counters live in the cache, and players' pages keep each night's places read once a move: each
-    test starts with none."""
+    test starts with none. A test marked `once` gets no cache at all (`_NoCache`)."""
     from django.core.cache import caches
 
     from tournament.selectors import phones
 
-    for name in ("default", "limits"):
-        caches[name].clear()
     phones.forget()
+    aliases = ("default", "limits")
+    if not request.node.get_closest_marker("once"):
+        for name in aliases:
+            caches[name].clear()
+        yield
+        return
+    kept = {name: caches[name] for name in aliases}
+    for name in aliases:
+        setattr(caches._connections, name, _NoCache(name))
     yield
+    for name, cache in kept.items():
+        setattr(caches._connections, name, cache)
