@@ -347,8 +347,11 @@ def job_sheet(job: PrintJob) -> Sheet:
     return sheet_of(job.kind.replace("_", "-"))
 
 
-def _stale_before() -> dt.datetime:
-    return timezone.now() - dt.timedelta(seconds=settings.PRINT_JOB_STALE_SECONDS)
+def _left_behind() -> Q:
+    """Builds a dead worker left: running and silent for longer than PRINT_JOB_STALE_SECONDS (or with no sign of
+    life at all: a build from before jobs had one)."""
+    stale = timezone.now() - dt.timedelta(seconds=settings.PRINT_JOB_STALE_SECONDS)
+    return Q(status=PrintJob.Status.RUNNING) & (Q(beat_at__lt=stale) | Q(beat_at__isnull=True))
 
 
 def print_job_run(*, job_id: int) -> PrintJob:
@@ -359,7 +362,7 @@ def print_job_run(*, job_id: int) -> PrintJob:
     taken over since (a worker thought dead that was only slow) reports nothing and finishes nothing. A failure,
     saving the file included, marks the job failed with the reason.
     """
-    takeable = Q(status=PrintJob.Status.QUEUED) | Q(status=PrintJob.Status.RUNNING, beat_at__lt=_stale_before())
+    takeable = Q(status=PrintJob.Status.QUEUED) | _left_behind()
     taken = PrintJob.objects.filter(takeable, pk=job_id, attempt__lt=settings.PRINT_JOB_ATTEMPTS).update(
         status=PrintJob.Status.RUNNING, beat_at=timezone.now(), attempt=F("attempt") + 1
     )
@@ -389,10 +392,8 @@ def print_jobs_revive() -> int:
     """Send again every job a dead worker left: running and silent too long, or queued that long (its message
     lost with the worker). A job whose message is still waiting is then delivered twice and built once. A job
     taken PRINT_JOB_ATTEMPTS times without finishing is marked failed instead: each build killed its worker."""
-    stale = _stale_before()
-    left = PrintJob.objects.filter(
-        Q(status=PrintJob.Status.RUNNING, beat_at__lt=stale) | Q(status=PrintJob.Status.QUEUED, created_at__lt=stale)
-    )
+    stale = timezone.now() - dt.timedelta(seconds=settings.PRINT_JOB_STALE_SECONDS)
+    left = PrintJob.objects.filter(_left_behind() | Q(status=PrintJob.Status.QUEUED, created_at__lt=stale))
     left.filter(attempt__gte=settings.PRINT_JOB_ATTEMPTS).update(
         status=PrintJob.Status.FAILED,
         error=f"The worker stopped while building it {settings.PRINT_JOB_ATTEMPTS} times: print fewer at once.",

@@ -212,11 +212,15 @@ def test_a_build_left_by_a_dead_worker_is_sent_again_and_taken_over(
     # What a worker killed mid-build leaves: running, with its last sign of life long ago.
     dead = PrintJob.objects.create(night=finished, kind="tally-cards", status="running", beat_at=now, attempt=1)
     PrintJob.objects.filter(pk=dead.pk).update(beat_at=now - dt.timedelta(seconds=61), done=2, total=8)
+    # A build from before jobs said they were alive, left running by a worker that died then.
+    older = PrintJob.objects.create(night=finished, kind="tally-cards", status="running", beat_at=None)
     live = PrintJob.objects.create(night=finished, kind="tally-cards", status="running", beat_at=now, attempt=1)
     assert printing.print_job_run(job_id=live.pk).status == "running"  # a live build is never taken over
     with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.revive_print_jobs() == 1  # the dead one only
+        assert tasks.revive_print_jobs() == 2  # the dead ones only
     dead.refresh_from_db()
+    older.refresh_from_db()
+    assert (older.status, older.attempt) == ("done", 1)
     live.refresh_from_db()
     assert (dead.status, dead.attempt, dead.done, dead.total) == ("done", 2, 8, 8)
     assert len(text_of(dead.file.read())) == 4
