@@ -82,6 +82,7 @@ LATER_NIGHT_FIELDS = {
     "prize_rules": "",  # who may take each prize: before it, anyone
     "partner_groups": "",  # partner wishes: before them, none
     "substitutes": "card",  # substitutes: before them, none
+    "hold_next": False,  # held before the next game: before it, never
 }
 # Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
 READS = (1, 2)

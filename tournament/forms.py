@@ -12,7 +12,7 @@ from scoring.rules import PRESET_TARGETS
 from .engine import money
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
 from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Draw, Night, Player, PotLine
-from .services.nights import LATER_SETTINGS
+from .services.nights import LATER_SETTINGS, NIGHT_LENGTH
 
 
 def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None) -> None:
@@ -76,7 +76,7 @@ class NightForm(forms.ModelForm):
             self.initial["points_target"] = night.points_target if night.points_target is not None else 0
             if night.status != Night.Status.SETUP:
                 for name, field in self.fields.items():
-                    if name not in LATER_SETTINGS:
+                    if name not in LATER_SETTINGS + NIGHT_LENGTH:
                         field.disabled = True  # shown as it is; a posted value is ignored
 
     def clean_numbering(self):

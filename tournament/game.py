@@ -83,6 +83,10 @@ def _lock(round_: Round | int) -> Round:
     return Round.objects.select_for_update().select_related("night").get(pk=pk)
 
 
+def _lock_if_kept(round_id: int) -> Round | None:
+    return Round.objects.select_for_update().select_related("night").filter(pk=round_id).first()
+
+
 def _move_end(round_: Round, ends_at: dt.datetime | None) -> None:
     round_.ends_at = ends_at
     round_.token += 1
@@ -185,6 +189,9 @@ def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
     _move(round_, Action.CLOSE, reason, by=by, fields=("closed_at",))
     if round_.number >= night.games:
         Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
+        return None
+    if night.hold_next:  # the organizer seats the next game when the room is ready (`night_seat_next`)
+        Night.touch(night.pk, moved=True)
         return None
     next_round = services.round_seat_next(round_, tables=tables, winners=winners)
     RoundEvent.record(next_round, Action.SEATED, Cause.MOVEMENT, by, game=round_.number)
@@ -301,13 +308,210 @@ def round_extend(*, round_: Round, minutes: int, by=None, drawn_from: str | None
     return round_
 
 
+# ---- the night's length, decided at the night ---------------------------------------------------------------------
+
+
+def _lock_night(night: Night) -> tuple[Night, Round | None]:
+    """The night, locked, with its latest game (locked too): every change of the night's length holds both."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    latest = Round.objects.select_for_update().filter(night=night).order_by("-number").first()
+    return night, latest
+
+
+def _require_playing(night: Night, field: str) -> None:
+    if night.status == Night.Status.FINISHED:
+        raise ValidationError({field: "The night is over: its games no longer change."})
+
+
+def games_floor(night: Night, latest: Round | None) -> int:
+    """The fewest games the night may still be set to: every game already seated or played stays."""
+    return latest.number if latest is not None else 1
+
+
+def _check_games(night: Night, latest: Round | None, games: int) -> None:
+    floor = games_floor(night, latest)
+    if games < floor:
+        state = "played" if latest is not None and latest.status == Status.CLOSED else "seated"
+        raise ValidationError(
+            {
+                "games": f"Game {floor} is already {state}: the night has at least {floor} games. "
+                "To stop sooner, use “End the night now” on the night's page."
+            }
+        )
+    chart = night.chart if isinstance(night.chart, dict) else None
+    if chart is not None and games > chart.get("games", games):
+        raise ValidationError(
+            {"games": f"The rotation chart was built for {chart['games']} games: the night has at most that many."}
+        )
+
+
+@transaction.atomic
+def night_games_set(*, night: Night, games: int, by=None) -> Night:
+    """Change the number of games during the night: never below a game already seated or played. Set to the game
+    under way, it makes that the last game; set to the game just closed on a held night, the night ends."""
+    night, latest = _lock_night(night)
+    _require_playing(night, "games")
+    if not 1 <= games <= 64:
+        raise ValidationError({"games": "A night has 1 to 64 games."})
+    _check_games(night, latest, games)
+    if latest is not None and latest.status == Status.CLOSED and games == latest.number:
+        return _finish(night, latest)
+    night.games = games
+    night.save(update_fields=["games"])
+    Night.touch(night.pk, moved=True)
+    return night
+
+
+@transaction.atomic
+def night_last_game(*, night: Night, by=None) -> Night:
+    """“This is the last game”: the game seated or under way is the night's last; the night ends when it closes."""
+    night, latest = _lock_night(night)
+    _require_playing(night, "games")
+    if latest is None:
+        raise ValidationError({"games": "No game is seated yet: set the number of games in the settings."})
+    if latest.status == Status.CLOSED:
+        raise ValidationError(
+            {"games": f"Game {latest.number} is over and the next is not seated: end the night now instead."}
+        )
+    night.games = latest.number
+    night.save(update_fields=["games"])
+    Night.touch(night.pk, moved=True)
+    return night
+
+
+@transaction.atomic
+def night_hold(*, night: Night, hold: bool, by=None) -> Night:
+    """Hold the night before its next game (the next game is not seated until the organizer seats it), or let it go.
+
+    Held between games (the last game closed, the next not seated), letting go seats the next game at once."""
+    night, latest = _lock_night(night)
+    _require_playing(night, "hold")
+    night.hold_next = hold
+    night.save(update_fields=["hold_next"])
+    Night.touch(night.pk, moved=True)
+    if not hold and latest is not None and latest.status == Status.CLOSED:
+        _seat_after(night, latest, by=by)
+    return night
+
+
+@transaction.atomic
+def night_seat_next(*, night: Night, by=None, start_now: bool = False) -> Round:
+    """Seat the next game of a held night (everyone then registered and present takes part), and start it when
+    asked. The hold is let go: the game after it follows the night's usual way again."""
+    night, latest = _lock_night(night)
+    _require_playing(night, "hold")
+    if latest is None or latest.status != Status.CLOSED:
+        raise ValidationError({"hold": "The next game is already seated."})
+    night.hold_next = False
+    night.save(update_fields=["hold_next"])
+    next_round = _seat_after(night, latest, by=by)
+    if start_now:
+        start(next_round, reason=Cause.ORGANIZER, by=by)
+    return next_round
+
+
+def _seat_after(night: Night, closed: Round, *, by=None) -> Round:
+    """Seat the game after `closed` (locked) from its results, as closing it would have."""
+    closed.night = night
+    tables = services.round_tables(closed)
+    next_round = services.round_seat_next(closed, tables=tables, winners=_winners(closed, tables))
+    RoundEvent.record(next_round, Action.SEATED, Cause.MOVEMENT, by, game=closed.number)
+    Night.touch(night.pk, moved=True)
+    return next_round
+
+
+@transaction.atomic
+def night_settings_change(*, night: Night, by=None, **settings) -> Night:
+    """The settings page's changes: the number of games through `night_games_set` once the seating is drawn, the
+    rest through `services.night_update`; one transaction."""
+    if night.status != Night.Status.SETUP and "games" in settings:
+        night = night_games_set(night=night, games=settings.pop("games"), by=by)
+    if settings:
+        night = services.night_update(night=night, **settings)
+    return night
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What “End the night now” does, said before the organizer confirms it."""
+
+    games: int  # the games the night will count
+    drops: int | None  # the game under way that is dropped (None: nothing is dropped)
+    tables_in: int  # that game's tables already in (their scores are not counted)
+    words: str
+
+
+def night_ending(night: Night) -> Ending:
+    """What ending the night now would do, in words for the confirmation (read, nothing written)."""
+    latest = night.rounds.order_by("-number").first()
+    if night.status == Night.Status.FINISHED:
+        return Ending(night.games, None, 0, f"The night is already over: all {night.games} games are played.")
+    if latest is None:
+        return Ending(0, None, 0, "No game has been played: there is nothing to end. Delete the night instead.")
+    if latest.status == Status.CLOSED:
+        return Ending(
+            latest.number, None, 0, f"The night ends with the {latest.number} games played; the standings are final."
+        )
+    played = latest.number - 1
+    tables_in = _finals(latest).count()
+    if latest.status == Status.SEATED:
+        what = f"Game {latest.number} is seated but not started: its seating is taken down."
+    else:
+        scores = f"{tables_in} table{'s' if tables_in != 1 else ''}' scores" if tables_in else "no scores yet"
+        what = f"Game {latest.number} is under way ({scores} in): it is dropped and its scores are not counted."
+    if played == 0:
+        return Ending(0, latest.number, tables_in, f"{what} No game would be left: delete the night instead.")
+    return Ending(
+        played,
+        latest.number,
+        tables_in,
+        f"{what} The night ends with the {played} game{'s' if played != 1 else ''} played before it; "
+        f"the standings after game {played} are final. To let game {latest.number} finish instead, use "
+        "“This is the last game”.",
+    )
+
+
+@transaction.atomic
+def night_end(*, night: Night, by=None, drops: int | None = None) -> Night:
+    """End the night now, after its last closed game. A game seated or under way is dropped with everything entered
+    for it; `drops` is the game the organizer confirmed dropping (refused when the night has moved on since)."""
+    night, latest = _lock_night(night)
+    _require_playing(night, "end")
+    if night.status == Night.Status.SETUP or latest is None:
+        raise ValidationError({"end": "No game has been played yet: delete the night instead."})
+    if latest.status != Status.CLOSED:
+        if drops != latest.number:
+            raise ValidationError(
+                {"end": f"Game {latest.number} is now seated or under way: read what ending now does, then confirm."}
+            )
+        if latest.number == 1:
+            raise ValidationError({"end": "Game 1 is the only game: no game would be left. Delete the night instead."})
+        dropped = latest.number
+        latest.delete()
+        latest = Round.objects.select_for_update().get(night=night, number=dropped - 1)
+    elif drops is not None:
+        raise ValidationError({"end": f"Game {drops} is no longer under way: nothing was done. Read it again."})
+    return _finish(night, latest)
+
+
+def _finish(night: Night, last: Round) -> Night:
+    night.games = last.number
+    night.hold_next = False
+    night.status = Night.Status.FINISHED
+    night.save(update_fields=["games", "hold_next", "status"])
+    Night.touch(night.pk, moved=True)
+    return night
+
+
 # ---- what the tasks call ------------------------------------------------------------------------------------------
 
 
 @transaction.atomic
 def bell_due(*, round_id: int, token: int) -> bool:
     """The timer's task: ring if this is still the round's end and it has come. Harmless late or twice."""
-    round_ = _lock(round_id)
+    round_ = _lock_if_kept(round_id)
+    if round_ is None:  # a game dropped when the night ended early
+        return False
     if round_.token != token or round_.status != Status.PLAYING:
         return False
     if round_.ends_at is None or round_.ends_at > timezone.now():
@@ -320,7 +524,9 @@ def bell_due(*, round_id: int, token: int) -> bool:
 @transaction.atomic
 def start_due(*, round_id: int, token: int) -> bool:
     """The break's task: start the next game when the break is over."""
-    round_ = _lock(round_id)
+    round_ = _lock_if_kept(round_id)
+    if round_ is None:  # a game dropped when the night ended early
+        return False
     if round_.token != token or round_.status != Status.SEATED:
         return False
     if round_.starts_at is None or round_.starts_at > timezone.now():

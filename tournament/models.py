@@ -211,6 +211,9 @@ class Night(models.Model):
         default=True,
         help_text="Close each game as soon as every table is in after the bell, and start the next one at once.",
     )
+    # "Hold before the next game": when the game under way closes, the next one is not seated until the organizer
+    # says (latecomers, a break, a speech). One-shot: seating the next game lets it go (tournament.game).
+    hold_next = models.BooleanField("hold before the next game", default=False)
     break_after = models.PositiveSmallIntegerField("a break after game", null=True, blank=True)
     break_minutes = models.PositiveSmallIntegerField(
         "break length (minutes)", default=15, validators=[MinValueValidator(1), MaxValueValidator(120)]

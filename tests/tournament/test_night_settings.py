@@ -58,7 +58,7 @@ def test_before_the_draw_every_setting_changes(organizer_client, night):
     assert night.points_target is None  # the form's 0 kept it without a target
 
 
-def test_after_the_draw_only_what_the_room_reads_changes(organizer_client, night):
+def test_after_the_draw_only_what_the_room_reads_and_the_nights_length_change(organizer_client, night):
     register(night, 8)
     services.night_draw(night=night, seed=1)
     night.refresh_from_db()
@@ -67,11 +67,15 @@ def test_after_the_draw_only_what_the_room_reads_changes(organizer_client, night
     assert "The seating is drawn" in page and 'name="movement"' in page and "disabled" in page
     organizer_client.post(url, form_data(night, name="St Mary's Spring Euchre", movement="winners-stay", games="2"))
     night.refresh_from_db()
-    assert (night.name, night.movement, night.games) == ("St Mary's Spring Euchre", "progressive", 3)
+    # The number of games is decided at the night (tests/tournament/test_night_length.py); how a game plays is not.
+    assert (night.name, night.movement, night.games) == ("St Mary's Spring Euchre", "progressive", 2)
     with pytest.raises(ValidationError) as refused:
-        services.night_update(night=night, games=2)
+        services.night_update(night=night, hands_per_game=4)
     assert refused.value.message_dict == {
-        "games": ["The seating is drawn: this no longer changes (only the name, date, venue, prizes and paper do)."]
+        "hands_per_game": [
+            "The seating is drawn: this no longer changes (the name, date, venue, prizes, paper, number of games "
+            "and running by itself still do)."
+        ]
     }
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, models
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from scoring import names as name_order
@@ -77,7 +77,12 @@ def nights_for(user) -> QuerySet[Night]:
     """Every night for an organizer; the nights a score keeper keeps for anyone else."""
     here = Q(entries__checked_in=True, entries__active=True, entries__player__house=False)
     nights = Night.objects.all() if user.is_staff else Night.objects.filter(keepers=user)
-    return nights.annotate(players=Count("entries", filter=here, distinct=True)).order_by("-date", "-id")
+    latest = Round.objects.filter(night=OuterRef("pk")).order_by("-number")
+    return nights.annotate(
+        players=Count("entries", filter=here, distinct=True),
+        game=Subquery(latest.values("number")[:1]),
+        game_status=Subquery(latest.values("status")[:1]),
+    ).order_by("-date", "-id")
 
 
 def night_entries(night: Night) -> list[Entry]:
@@ -91,6 +96,18 @@ def roster_not_in(night: Night) -> QuerySet[Player]:
 
 def current_round(night: Night) -> Round | None:
     return night.rounds.order_by("-number").first()
+
+
+def joins_game(night: Night) -> int | None:
+    """The game a player added now first plays: the seated game not yet started, else the next one (None: the
+    night's last game is under way, or the night is over)."""
+    if night.status == Night.Status.SETUP:
+        return 1
+    current = current_round(night)
+    if night.status == Night.Status.FINISHED or current is None:
+        return None
+    number = current.number if current.status == Round.Status.SEATED else current.number + 1
+    return number if number <= night.games else None
 
 
 def card_field(night: Night) -> str:
@@ -268,6 +285,7 @@ class RoomState(models.TextChoices):
     """What the room is doing, for the room display and the phones."""
 
     WAITING = "waiting"
+    HELD = "held"  # between games: the last one closed, the next not seated until the organizer says
     SEATED = "seated"
     BREAK = "break"
     PLAYING = "playing"
@@ -352,11 +370,22 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
         return Room(
             night, None, stamp, RoomState.WAITING, night.name, "The seating is drawn once everyone is registered."
         )
+    if current.status == Round.Status.CLOSED:  # held before the next game (tournament.game.night_hold)
+        return Room(
+            night,
+            current,
+            stamp,
+            RoomState.HELD,
+            f"Game {current.number} is over",
+            f"Game {current.number + 1} is seated in a moment: the organizer will call it.",
+        )
     finished = TableResult.objects.filter(round=current, status=TableResult.Status.FINAL).count()
     tables = current.seatings.values("table").distinct().count()
     finder = seat_finder(current) if with_finder else []
     base: dict[str, Any] = {"night": night, "round": current, "stamp": stamp, "tables_in": finished, "tables": tables}
     number = f"Game {current.number} of {night.games}"
+    if current.number == night.games and night.games > 1:
+        number = f"Game {current.number} of {night.games}: the last game"
     if current.status == Round.Status.SEATED and current.starts_at:
         return Room(
             **base,
@@ -381,7 +410,10 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
             detail=f"Scores in: {finished} of {tables} tables",
             finder=finder,
         )
-    return Room(**base, state=RoomState.PLAYING, headline=number, detail=_playing(night, current, base), finder=finder)
+    detail = _playing(night, current, base)
+    if night.hold_next and current.number < night.games:
+        detail += f" · a pause before game {current.number + 1}"
+    return Room(**base, state=RoomState.PLAYING, headline=number, detail=detail, finder=finder)
 
 
 def _playing(night: Night, current: Round, base: dict[str, Any]) -> str:

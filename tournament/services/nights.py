@@ -52,8 +52,22 @@ def night_create(*, created_by=None, **settings: Any) -> Night:
     return night
 
 
-# What a night may still change once its seating is drawn: what the room reads and prints, not how it plays.
-LATER_SETTINGS = ("name", "date", "venue", "prizes", "one_prize_each", "prize_rules", "substitutes", "paper")
+# What a night may still change once its seating is drawn: what the room reads and prints, and whether the night
+# runs by itself; not how a game plays.
+LATER_SETTINGS = (
+    "name",
+    "date",
+    "venue",
+    "prizes",
+    "one_prize_each",
+    "prize_rules",
+    "substitutes",
+    "paper",
+    "auto_advance",
+)
+# The night's length changes at the night too, through the game's life (tournament.game.night_games_set), which
+# keeps every game already seated or played.
+NIGHT_LENGTH = ("games",)
 
 
 @transaction.atomic
@@ -67,7 +81,7 @@ def night_update(*, night: Night, **settings: Any) -> Night:
     drawn = night.status != Night.Status.SETUP
     fixed = [name for name, value in settings.items() if name not in LATER_SETTINGS and getattr(night, name) != value]
     if drawn and fixed:
-        only = "only the name, date, venue, prizes and paper do"
+        only = "the name, date, venue, prizes, paper, number of games and running by itself still do"
         raise ValidationError({fixed[0]: f"The seating is drawn: this no longer changes ({only})."})
     if settings.get("scoring", night.scoring) != night.scoring:
         night.rules = PRESETS.get(settings["scoring"], STANDARD).as_dict()

@@ -48,6 +48,7 @@ def players_context(night: Night, **forms: Any) -> dict[str, Any]:
         "roster_form": forms.get("roster_form") or RosterPickForm(queryset=selectors.roster_not_in(night)),
         "draw_errors": forms.get("draw_errors", []),
         "in_play": selectors.players_in_play(night, selectors.current_round(night)) if night.status != "setup" else [],
+        "joins_game": selectors.joins_game(night),
         "swap_errors": forms.get("swap_errors", []),
         "substitute_form": forms.get("substitute_form") or SubstituteForm(entries=playing),
         # The players list's live poll (before the draw): check-ins by phone, sign-ups, another laptop's changes.

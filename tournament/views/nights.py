@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from .. import backup, charts, selectors, services
+from .. import backup, charts, game, selectors, services
 from ..addresses import phone_address
 from ..forms import KeeperForm, NightForm, RestoreForm, apply_errors
 from ..models import Night
@@ -47,7 +47,7 @@ def night_settings(request, night_id: int):
     if request.method == "POST" and form.is_valid():
         changed = {name: form.cleaned_data[name] for name in form.changed_data}
         try:
-            services.night_update(night=Night.objects.get(pk=night.pk), **changed)
+            game.night_settings_change(night=Night.objects.get(pk=night.pk), by=request.user, **changed)
         except ValidationError as error:
             apply_errors(form, error)
         else:

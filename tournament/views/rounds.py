@@ -101,3 +101,57 @@ def round_extend(request, night_id: int, number: int):
     except ValueError:
         minutes = 0
     return _round_action(request, night_id, number, game.round_extend, minutes=minutes)
+
+
+# ---- the night's length: the last game, a hold before the next, the end now --------------------------------------
+
+
+def _night_action(request, night_id: int, action, **options):
+    """One of the night's length buttons: done, or refused with the reason beside the game's bar."""
+    night = get_object_or_404(Night, pk=night_id)
+    try:
+        action(night=night, by=request.user, **options)
+    except ValidationError as error:
+        context = round_context(night, round_errors=error.messages)
+        if request.htmx:
+            return TemplateResponse(request, "tournament/night_detail.html#round", context)
+        return TemplateResponse(request, "tournament/night_detail.html", {**night_context(night), **context})
+    return _done(request, night)
+
+
+@organizer_required
+@require_POST
+def night_last_game(request, night_id: int):
+    return _night_action(request, night_id, game.night_last_game)
+
+
+@organizer_required
+@require_POST
+def night_hold(request, night_id: int):
+    return _night_action(request, night_id, game.night_hold, hold=request.POST.get("hold") == "1")
+
+
+@organizer_required
+@require_POST
+def night_seat_next(request, night_id: int):
+    return _night_action(request, night_id, game.night_seat_next, start_now=request.POST.get("start") == "1")
+
+
+@organizer_required
+def night_end(request, night_id: int):
+    """“End the night now”: first what it does to the game under way, then, confirmed, done."""
+    night = get_object_or_404(Night, pk=night_id)
+    error = ""
+    if request.method == "POST":
+        try:
+            drops = int(request.POST.get("drops", "") or 0) or None
+        except ValueError:
+            drops = None
+        try:
+            game.night_end(night=night, by=request.user, drops=drops)
+        except ValidationError as refusal:
+            error = " ".join(refusal.messages)
+        else:
+            return redirect(night)
+    context = {"night": night, "ending": game.night_ending(night), "error": error}
+    return TemplateResponse(request, "tournament/night_end.html", context, status=400 if error else 200)
