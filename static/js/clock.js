@@ -1,5 +1,5 @@
-/* Head Table's clocks: countdowns from the end the server stored, the bell sound, and lists that scroll
-   themselves on a room display. No library needed; htmx brings the changes. */
+/* Head Table's clocks: countdowns from the end the server stored, and the bell sound. No library needed; htmx
+   brings the changes (the room display's pages turn in room.js). */
 (function () {
   "use strict";
   var offset = 0; // the server's clock minus this device's, in milliseconds
@@ -40,32 +40,6 @@
     lastState = state;
   }
 
-  function scrollLists() {
-    document.querySelectorAll(".autoscroll").forEach(function (box) {
-      if (box.dataset.scrolling) return;
-      box.dataset.scrolling = "1";
-      var pause = 180; // the top first (the prizes, the first tables), about three seconds, then down
-      var direction = 1;
-      function step() {
-        if (!document.body.contains(box)) return;
-        if (box.scrollHeight > box.clientHeight + 4) {
-          if (pause > 0) {
-            pause -= 1;
-          } else {
-            box.scrollTop += direction * 1;
-            var atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 1;
-            if (atEnd || box.scrollTop <= 0) {
-              pause = 180; // about three seconds at each end
-              direction = atEnd ? -6 : 1; // read slowly down, come back quickly
-            }
-          }
-        }
-        window.requestAnimationFrame(step);
-      }
-      window.requestAnimationFrame(step);
-    });
-  }
-
   function enableSound(button) {
     bell = new Audio(button.dataset.bellUrl);
     bell.volume = 1.0;
@@ -86,13 +60,11 @@
     syncClock(document);
     tick();
     ringIfBell();
-    scrollLists();
   });
   document.addEventListener("DOMContentLoaded", function () {
     syncClock(document);
     tick();
     ringIfBell();
-    scrollLists();
     window.setInterval(tick, 250);
   });
 })();

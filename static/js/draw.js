@@ -22,6 +22,12 @@
     if (!spin || !winners.length || names.length < 2 || played(key)) { return; }
     section.classList.add("spinning");
     var shown = 0;
+    var won = []; // the names already listed below: the spin never runs through them again
+    function pick() {
+      var left = names.filter(function (name) { return won.indexOf(name) < 0; });
+      var from = left.length ? left : names;
+      return from[Math.floor(Math.random() * from.length)];
+    }
     function next() {
       if (shown >= winners.length) {
         spin.textContent = "";
@@ -34,13 +40,20 @@
         var spent = Date.now() - started;
         if (!document.body.contains(spin)) { return; }
         if (spent >= per) {
-          winners[shown].style.visibility = "visible";
-          spin.textContent = winners[shown].textContent;
-          shown += 1;
-          setTimeout(next, 700);
+          // The spin stops on the winner; a moment later the name moves to the list, so it is never shown twice.
+          var winner = winners[shown];
+          var name = winner.firstChild ? winner.firstChild.textContent.trim() : winner.textContent;
+          spin.textContent = winner.textContent;
+          setTimeout(function () {
+            spin.textContent = "";
+            winner.classList.add("shown");
+            won.push(name);
+            shown += 1;
+            setTimeout(next, 300);
+          }, 1200);
           return;
         }
-        spin.textContent = names[Math.floor(Math.random() * names.length)];
+        spin.textContent = pick();
         setTimeout(step, 40 + 260 * Math.pow(spent / per, 2)); // slows toward the stop
       })();
     }

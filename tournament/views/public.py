@@ -6,11 +6,15 @@ an empty 204 from one query, so a hall full of phones costs next to nothing.
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass, replace
+
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 
 from tournament.selectors import night_standings
 
@@ -43,6 +47,35 @@ def public_night(request, night_id: int):
     return TemplateResponse(request, f"{template}#public_body" if request.htmx else template, context)
 
 
+# A draw stays on the room display this long after it was made, then goes by itself (the organizer may take it off
+# sooner on the Money page).
+DRAW_SECONDS = 180
+
+
+@dataclass(frozen=True)
+class Share:
+    """This screen's share of the seating where several displays show a big room (`?share=2/3`: the second third
+    of the names, alphabetically)."""
+
+    part: int = 1
+    parts: int = 1
+
+    @classmethod
+    def parse(cls, text: str | None) -> Share:
+        part, _, parts = (text or "").partition("/")
+        if part.isdecimal() and parts.isdecimal() and 1 <= int(part) <= int(parts) <= 8:
+            return cls(int(part), int(parts))
+        return cls()
+
+    @property
+    def label(self) -> str:
+        return f"{self.part}/{self.parts}"
+
+    def of(self, lines: list) -> list:
+        size = -(-len(lines) // self.parts)
+        return lines[(self.part - 1) * size : self.part * size]
+
+
 def room_display(request, night_id: int):
     """The full-screen page for a projector or TV.
 
@@ -54,11 +87,17 @@ def room_display(request, night_id: int):
     stamp = selectors.night_stamp(night_id, moved=False)  # any change, a score included: the page shows the count
     if stamp is None:
         raise Http404("No such night.")
-    key = f"room:{night_id}:{stamp}:{bool(request.htmx)}:{request.get_host()}"
+    share = Share.parse(request.GET.get("share"))
+    key = f"room:{night_id}:{stamp}:{bool(request.htmx)}:{request.get_host()}:{share.label}"
     body = cache.get(key)
     if body is None:
         night = get_object_or_404(Night, pk=night_id)
         room = selectors.room(night)
+        if share.parts > 1:
+            room = replace(room, finder=share.of(room.finder))
+        draw = selectors.draw_on_display(night)
+        if draw is not None and draw.at < timezone.now() - dt.timedelta(seconds=DRAW_SECONDS):
+            draw = None
         count_stamp = selectors.night_stamp(night_id, moved=False)
         phones = phone_address(request)
         find_url = phones.of(reverse("tournament:player_find", args=[night.pk]))
@@ -68,12 +107,17 @@ def room_display(request, night_id: int):
             "count_stamp": count_stamp,
             "find_url": find_url,
             "door_url": phones.of(reverse("tournament:door", args=[night.pk])),
-            "draw": selectors.draw_on_display(night),
+            "draw": draw,
+            "draw_until_ms": int((draw.at.timestamp() + DRAW_SECONDS) * 1000) if draw else None,
+            "share": {
+                "parts": share.parts,
+                "label": share.label,
+                "first": room.finder[0].name if room.finder else "",
+                "last": room.finder[-1].name if room.finder else "",
+            },
             **selectors.clock(room.round),
         }
-        if room.state in (RoomState.SEATED, RoomState.BREAK, RoomState.FINISHED) or (
-            room.round and room.round.number > 1
-        ):
+        if room.state in (RoomState.HELD, RoomState.FINISHED) or (room.round and room.round.number > 1):
             context["standings"] = selectors.standings_with_money(night, night_standings(night))
         template = "tournament/room_display.html"
         response = TemplateResponse(request, f"{template}#room" if request.htmx else template, context)
