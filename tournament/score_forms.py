@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
+from django.forms.boundfield import BoundField
 
 from scoring import rules
 from scoring.models import Season
@@ -171,16 +174,36 @@ class FinishForm(forms.Form):
 
 
 SIDE_BOXES = {"ns_points": "N–S", "ew_points": "E–W"}
+DESK_HELP = "desk-note"  # the desk's one line on typing a slip (keeper_desk.html)
+
+
+class DeskBox(BoundField):
+    """A box on the desk names what a screen reader says after its label: the desk's typing help on a table's
+    first box, and a refusal of the whole slip (shown under the form) on each score box, beside its own."""
+
+    @property
+    def aria_describedby(self) -> str:
+        ids = (super().aria_describedby or "").split()
+        form = cast("DeskForm", self.form)
+        if self.name in form.point_names:
+            if self.name == form.point_names[0]:
+                ids.insert(0, DESK_HELP)
+            if form.non_field_errors():
+                ids.append(form.errors_id)
+        return " ".join(ids)
 
 
 class DeskForm(ScoreForm):
     """A keeper's line for one table: the totals, and after the game closed, why it changes."""
 
+    bound_field_class = DeskBox
     key = forms.CharField(widget=forms.HiddenInput())
     take_over = forms.BooleanField(label="take over from its hands", required=False)
 
     def __init__(self, *args, closed: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        top = "highest totals" if self.three else "totals"
+        self.fields["last_hand_winner"].help_text = f"Only when the {top} are level."
         for name in self.point_names:  # the boxes say which is which (a first name fits a box at a table of three)
             self.fields[name].widget.attrs["placeholder"] = SIDE_BOXES.get(name) or self.fields[name].label.split()[0]
         if closed:
@@ -190,6 +213,11 @@ class DeskForm(ScoreForm):
                 widget=forms.TextInput(attrs={"placeholder": "why the change"}),
                 error_messages={"required": "A correction after the game closed needs a reason."},
             )
+
+    @property
+    def errors_id(self) -> str:
+        """The id of the refusals of the whole slip, under the form."""
+        return f"{self.prefix}-errors"
 
 
 class SeasonForm(forms.ModelForm):

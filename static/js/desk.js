@@ -1,0 +1,146 @@
+/* The keeper's desk by keyboard alone: paper slips typed table after table, no mouse needed.
+
+   - The cursor starts in the first missing table's first box.
+   - Tab goes through one table's controls, then on to its Save: the other tables' controls are left out of the
+     Tab order (a click, a tap or ↑ ↓ still reaches them), so Tab never wanders down the whole page.
+   - ↑ and ↓ in a box go to the same box of the table above or below.
+   - Enter saves the table from any of its controls, the "last hand" choice and the ticks included.
+   - After a save the cursor moves on to the next missing table's first box; after a refusal it goes to the box
+     refused (or the choice asked for), with its text selected, so what is typed replaces it.
+   The live poll (live.js) leaves a table the keeper is in alone, and htmx puts the cursor back into a part it
+   redraws (every control here has an id), so neither the poll nor this file moves the cursor on its own. */
+(function () {
+  "use strict";
+
+  var CONTROLS = "a[href], input:not([type=hidden]), select, textarea, button";
+  var current = ""; // the id of the table Tab goes through
+
+  function rows() {
+    return Array.prototype.slice.call(document.querySelectorAll("tr.desk-row"));
+  }
+
+  function rowOf(element) {
+    return element && element.closest ? element.closest("tr.desk-row") : null;
+  }
+
+  function missing(row) {
+    return !row.classList.contains("state-in");
+  }
+
+  function firstBox(row) {
+    return row && row.querySelector(".desk-form input[type=text]");
+  }
+
+  function plain(event) {
+    return !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.isComposing;
+  }
+
+  // Only the current table's controls are in the Tab order; a table the poll redraws comes back with all of its
+  // controls in it, so this runs again after each swap.
+  function rove() {
+    var all = rows();
+    if (!document.getElementById(current)) {
+      var first = all.filter(missing)[0] || all[0];
+      current = first ? first.id : "";
+    }
+    all.forEach(function (row) {
+      row.querySelectorAll(CONTROLS).forEach(function (control) {
+        if (row.id === current) {
+          if (control.hasAttribute("data-roved")) {
+            control.removeAttribute("tabindex");
+            control.removeAttribute("data-roved");
+          }
+        } else if (!control.hasAttribute("tabindex")) {
+          control.setAttribute("tabindex", "-1");
+          control.setAttribute("data-roved", "");
+        }
+      });
+    });
+  }
+
+  var pending = false;
+  function roveSoon() {
+    if (pending) return;
+    pending = true;
+    window.setTimeout(function () {
+      pending = false;
+      rove();
+    }, 0);
+  }
+
+  // The cursor into `control`, its text selected so that typing replaces it.
+  function put(control) {
+    if (!control) return;
+    var row = rowOf(control);
+    if (row && row.id !== current) {
+      current = row.id;
+      rove();
+    }
+    control.focus();
+    if (control.type === "text" && control.select) control.select();
+  }
+
+  document.addEventListener("focusin", function (event) {
+    var row = rowOf(event.target);
+    if (row && row.id !== current) {
+      current = row.id;
+      rove();
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    var form = target.closest && target.closest("form.desk-form");
+    if (!form || !plain(event)) return;
+    if (event.key === "Enter" && target.matches("input, select")) {
+      // A list would open its options on Enter, and a tick would do nothing: Enter saves the table from either.
+      event.preventDefault();
+      form.requestSubmit();
+    } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !target.matches("select")) {
+      // A list keeps its arrows for its options.
+      var all = rows();
+      var other = all[all.indexOf(rowOf(target)) + (event.key === "ArrowDown" ? 1 : -1)];
+      if (!other) return;
+      event.preventDefault();
+      var table = other.id.replace("desk-", "");
+      var twin = null;
+      if (target.name) twin = other.querySelector('[name="' + target.name.replace(/^t\d+/, "t" + table) + '"]');
+      else if (target.id) twin = document.getElementById(target.id.replace(/^desk-\d+/, "desk-" + table));
+      put(twin || firstBox(other));
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    roveSoon();
+    var config = event.detail.requestConfig;
+    var form = config && config.elt;
+    if (!form || !form.classList || !form.classList.contains("desk-form")) return;
+    var row = event.detail.target && document.getElementById(event.detail.target.id);
+    if (!row || !row.classList.contains("desk-row")) return;
+    var active = document.activeElement;
+    // The keeper went on to another part of the page while this table was being saved: leave the cursor there.
+    if (active && active !== document.body && !row.contains(active)) return;
+    var refused = row.querySelector("[aria-invalid=true]") || (row.querySelector(".error") && firstBox(row));
+    if (refused) {
+      put(refused);
+      return;
+    }
+    var all = rows();
+    var at = all.indexOf(row);
+    var next = all.slice(at + 1).concat(all.slice(0, at)).filter(missing)[0];
+    if (next) put(firstBox(next));
+    else if (document.getElementById("desk-close")) document.getElementById("desk-close").focus();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    rove();
+    // The game's close was refused: the cursor on its button, whose refusal is read with it.
+    var close = document.querySelector("#desk-close[aria-describedby]");
+    if (close) {
+      close.focus();
+      return;
+    }
+    if (document.activeElement && document.activeElement !== document.body) return;
+    put(firstBox(rows().filter(missing)[0]));
+  });
+})();
