@@ -45,7 +45,7 @@ from .night import (
     table_links,
     tables_without_links,
 )
-from .phones import PhoneRoom, phone_room
+from .phones import LeftPlace, PhoneRoom, phone_room, player_left
 from .record import night_record
 from .seasons import (
     PlayerGame,
@@ -102,6 +102,7 @@ __all__ = [
     "DrawView",
     "FairnessRow",
     "GameLine",
+    "LeftPlace",
     "NightClose",
     "NightRows",
     "NightSignUps",
@@ -149,6 +150,7 @@ __all__ = [
     "nights_for",
     "phone_room",
     "player_by_card_number",
+    "player_left",
     "players_in_play",
     "points_words",
     "prize_payouts",
