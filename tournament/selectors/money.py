@@ -61,13 +61,14 @@ def door_money(night: Night) -> DoorMoney:
     prices = night.prices()
     entries = [entry for entry in night_entries(night) if not entry.player.house]
     by_pk = {entry.pk: entry for entry in entries}
-    subs = {
-        entry.player_id: by_pk[entry.substitute_for_id].player_id
-        for entry in entries
-        if entry.substitute_for_id in by_pk
-    }
+    subs: dict[int, int] = {}  # a substitute -> the player they replaced
+    replaced_by: dict[int, str] = {}  # the entry of a player who left -> their substitute's name
+    for entry in entries:
+        leaver = by_pk.get(entry.substitute_for_id) if entry.substitute_for_id is not None else None
+        if leaver is not None:
+            subs[entry.player_id] = leaver.player_id
+            replaced_by[leaver.pk] = entry.player.name
     names = {entry.player_id: entry.player.name for entry in entries}
-    replaced_by = {by_pk[entry.substitute_for_id].pk: entry.player.name for entry in entries if entry.player_id in subs}
     payments = list(Payment.objects.filter(night=night).select_related("entry__player", "by").order_by("at", "id"))
     lines = [
         MoneyLine(

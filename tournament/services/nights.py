@@ -149,7 +149,12 @@ def night_delete(*, night: Night, typed_name: str = "") -> str:
     name = night.name
     files = [job.file.name for job in night.print_jobs.exclude(file="")]
     night.delete()
-    transaction.on_commit(lambda: [default_storage.delete(file) for file in files])
+
+    def remove_files() -> None:
+        for file in files:
+            default_storage.delete(file)
+
+    transaction.on_commit(remove_files)
     return name
 
 
