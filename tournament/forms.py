@@ -326,3 +326,14 @@ class NumberForm(forms.Form):
     def __init__(self, *args, entries=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["entry"].queryset = entries
+
+
+class NightDeleteForm(forms.Form):
+    """Deleting a night: its name typed, when it has results or money in it (the service decides)."""
+
+    typed_name = forms.CharField(
+        label="The night's name, typed exactly",
+        required=False,
+        max_length=400,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )

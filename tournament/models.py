@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -312,6 +313,22 @@ class Night(models.Model):
     def prices(self) -> money.Prices:
         return money.Prices(self.price_pre, self.price_door, self.price_member)
 
+    def contents(self) -> NightContents:
+        """What deleting the night would take with it (a few counts): the one reading the Delete page shows and
+        the service that deletes decides by."""
+        payments = self.payments.aggregate(lines=models.Count("id"), net=models.Sum("cents", default=0))
+        comped = self.payments.filter(method="comp").aggregate(cents=models.Sum("cents", default=0))["cents"]
+        return NightContents(
+            finished=self.status == Night.Status.FINISHED,
+            players=self.entries.filter(player__house=False).count(),
+            games_scored=self.rounds.filter(results__isnull=False).distinct().count(),
+            payments=payments["lines"],
+            net=payments["net"] - comped,
+            pot_lines=self.pot_lines.count(),
+            draws=self.draws.count(),
+            seasons=tuple(self.seasons.order_by("name").values_list("name", flat=True)),
+        )
+
     def wishes(self) -> Wishes:
         """The night's partner wishes as the seating takes them (two queries)."""
         groups: dict[int, str] = {}
@@ -381,6 +398,25 @@ CODE_DIGITS = 4
 # The most players one night takes: the hall nights this is for seat up to some 600, the live pages are measured at
 # 1,000 (bench/full_room.py), and the four-digit confirmation codes run out at 9,000.
 MAX_PLAYERS = 2000
+
+
+@dataclass(frozen=True)
+class NightContents:
+    """What a night holds that deleting it would lose: its results and its money guard it (`guarded`)."""
+
+    finished: bool
+    players: int
+    games_scored: int  # games with at least one table's score
+    payments: int  # lines of the door's cash record
+    net: int  # the entry money in the box, in cents (comps apart)
+    pot_lines: int
+    draws: int
+    seasons: tuple[str, ...]
+
+    @property
+    def guarded(self) -> bool:
+        """Results or money: deleting asks for the night's name typed exactly."""
+        return bool(self.finished or self.games_scored or self.payments or self.pot_lines or self.draws)
 
 
 class EntryManager(models.Manager):

@@ -18,6 +18,7 @@ urlpatterns = [
     path("nights/<number:night_id>/players/live/", players.players_live, name="players_live"),
     path("nights/<number:night_id>/money/", money.money_page, name="money"),
     path("nights/<number:night_id>/settings/", nights.night_settings, name="night_settings"),
+    path("nights/<number:night_id>/delete/", nights.night_delete, name="night_delete"),
     path("nights/<number:night_id>/money/prices/", money.money_settings, name="money_settings"),
     path("nights/<number:night_id>/money/<number:entry_id>/take/", money.money_take, name="money_take"),
     path("nights/<number:night_id>/money/<number:entry_id>/kind/", money.money_kind, name="money_kind"),

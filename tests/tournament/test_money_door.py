@@ -244,3 +244,91 @@ def test_a_simulated_120_player_fundraiser_reconciles_to_the_cent():
     assert paid_out == 71_280 + 36_720 + 23_760 + 15_120 + 2501 - loners["left_over"]  # the shares of 216,000
     assert (record["pot"], record["house_share"], record["prizes_paid"]) == (pot, 24_000, paid_out)
     assert record["house_keeps"] == 240_000 - paid_out == 24_000 + (pot - paid_out)
+
+
+# --- money follows people (#33): a substitute plays on the entry they took over; a late arrival pays at the door ---
+
+
+def _under_way(night):
+    """The priced night's eight players checked in, the opening seating drawn and game 1 started."""
+    for entry in Entry.objects.filter(night=night):
+        services.entry_set_checked_in(entry=entry, checked_in=True)
+    return game.round_start(round_=services.night_draw(night=night, seed=1))
+
+
+def _row(night, entry):
+    return next(row for row in door_money(night).rows if row.entry.pk == entry.pk)
+
+
+def test_a_substitute_for_a_player_who_paid_owes_nothing_and_the_box_counts_the_seat_once(priced, organizer_client):
+    _under_way(priced)
+    ann = entry_of(priced, 0)
+    services.payment_take(night=priced, entry=ann, method="cash")
+    before = door_money(priced).cash
+    sub = services.entry_substitute(entry=ann, name="Zoe Quinn")
+    after = door_money(priced).cash
+    assert (after.players, after.owed, after.net) == (before.players, before.owed, before.net)
+    assert after.substitutes == 1
+    row = _row(priced, sub)
+    assert row.holder == ann.player.name and not row.standing.owed
+    assert _row(priced, ann).replaced_by == "Zoe Quinn"
+    with pytest.raises(ValidationError, match=f"Zoe Quinn plays on {ann.player.name}'s entry, which owes nothing"):
+        services.payment_take(night=priced, entry=sub, method="cash")
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    assert f"{before.players} entries · and 1 substitute on the entry of the player they replaced" in page
+    mine = page.split(f'id="entry-{sub.pk}"')[1].split("</li>")[0]
+    assert f"substitute, on {ann.player.name}'s entry" in mine
+    assert "owes" not in mine and "pre-registered" not in mine  # no price of their own, nothing to take
+    leaver = page.split(f'id="entry-{ann.pk}"')[1].split("</li>")[0]
+    assert "left; Zoe Quinn took the seat, on this entry" in leaver
+
+
+def test_an_entry_the_leaver_had_not_paid_is_owed_once_and_the_substitute_may_pay_it(priced, organizer_client):
+    _under_way(priced)
+    bob = entry_of(priced, 1)
+    before = door_money(priced).cash
+    sub = services.entry_substitute(entry=bob, name="Zoe Quinn")
+    assert door_money(priced).cash.owed == before.owed  # still one price for the seat, not two
+    assert _row(priced, sub).standing.owed == priced.price_pre == _row(priced, bob).standing.owed
+    organizer_client.post(reverse("tournament:money_take", args=[priced.pk, sub.pk]), {"method": "card"})
+    after = door_money(priced)
+    assert after.cash.owed == before.owed - priced.price_pre
+    assert after.cash.by_method["card"] == priced.price_pre
+    assert not _row(priced, bob).standing.owed and not _row(priced, sub).standing.owed
+    assert [line.name for line in after.lines] == ["Zoe Quinn"]  # the record says who handed the money in
+
+
+def test_a_substitute_for_a_substitute_plays_on_the_first_players_entry(priced):
+    _under_way(priced)
+    carol = entry_of(priced, 2)
+    services.payment_take(night=priced, entry=carol, method="e-transfer")
+    first = services.entry_substitute(entry=carol, name="Zoe Quinn")
+    second = services.entry_substitute(entry=first, name="Yves Roy")
+    cash = door_money(priced).cash
+    assert (cash.players, cash.substitutes) == (Entry.objects.filter(night=priced).count() - 2, 2)
+    assert _row(priced, second).holder == carol.player.name
+    assert not _row(priced, second).standing.owed
+
+
+def test_a_substitutes_price_is_the_entry_they_took_over_and_says_so_beside_the_line(priced, organizer_client):
+    _under_way(priced)
+    dave = entry_of(priced, 3)
+    sub = services.entry_substitute(entry=dave, name="Zoe Quinn")
+    answer = organizer_client.post(reverse("tournament:money_kind", args=[priced.pk, sub.pk]), {"kind": "member"})
+    mine = answer.content.decode().split(f'id="entry-{sub.pk}"')[1].split("</li>")[0]
+    assert f"Zoe Quinn plays on {dave.player.name}&#x27;s entry (a seat is paid for once)" in mine
+    assert Entry.objects.get(pk=sub.pk).price_kind == "door" and door_money(priced).cash.substitutes == 1
+
+
+def test_a_late_arrival_from_the_roster_is_offered_the_door_price(priced, organizer_client):
+    from tournament.models import Player
+
+    regular = Player.objects.create(name="Rita Regular")
+    _under_way(priced)
+    organizer_client.post(reverse("tournament:player_roster", args=[priced.pk]), {"players": [regular.pk]})
+    late = Entry.objects.get(night=priced, player=regular)
+    assert late.price_kind == "door"
+    assert _row(priced, late).standing.owed == priced.price_door
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    mine = page.split(f'id="entry-{late.pk}"')[1].split("</li>")[0]
+    assert 'class="small on" name="kind" value="door"' in mine

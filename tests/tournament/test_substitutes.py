@@ -172,3 +172,59 @@ def test_a_refused_swap_keeps_the_swap_form_in_the_players_panel(organizer_clien
     body = answer.content.decode()
     assert answer.status_code == 200 and 'role="alert"' in body
     assert f"Swap two players in game {round_.number}" in body  # the form is still there to try again
+
+
+# --- the page of a player who left (#33): when, who took their seat, their own games ------------------------------
+
+
+def _page(client, night, entry) -> str:
+    return client.get(reverse("tournament:player_page", args=[night.pk, entry.player_id])).content.decode()
+
+
+@pytest.mark.parametrize("rule", ["card", "own"])
+def test_the_replaced_players_page_says_when_they_left_who_took_the_seat_and_their_own_games(client, night, rule):
+    from tournament.selectors import game_lines
+
+    services.night_update(night=night, substitutes=rule)
+    night.refresh_from_db()
+    next_round = _close(game_under_way(night, 8))  # Ann plays game 1
+    leaver = _entry(night, "Ann Kowalski")
+    [game_1] = game_lines(night)[leaver.player_id]
+    services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    game_2 = game.round_start(round_=next_round)
+    page = _page(client, night, leaver)
+    assert "You left after game 1; Zoe Quinn took your seat." in page
+    assert ">Now<" not in page and "Next game" not in page and "Game 2" not in page  # nothing pretends she plays
+    assert f"table {game_1.table} · {game_1.partner}" in page
+    assert f"Your tally: <b>{game_1.running_total}</b>" in page
+    _close(game_2)  # Zoe plays game 2 (on Ann's card, under the "card" rule)
+    page = _page(client, night, leaver)
+    assert (
+        f"Your tally: <b>{game_1.running_total}</b> point{'s' if game_1.running_total != 1 else ''} after game 1."
+        in page
+    )
+    assert "<td>2</td>" not in page  # Zoe's game is not Ann's
+    zoe = _page(client, night, _entry(night, "Zoe Quinn"))
+    assert "You left" not in zoe and "Next game" in zoe
+
+
+def test_a_player_replaced_before_their_first_game_was_scored_is_told_so(client, night):
+    round_ = game_under_way(night, 8)
+    leaver = _entry(night, "Bob Martin")
+    services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    page = _page(client, night, leaver)
+    assert "You left before your first game; Zoe Quinn took your seat." in page
+    assert "No game of yours was scored." in page
+    assert round_.seatings.filter(player__name="Zoe Quinn").exists()
+
+
+def test_a_player_who_leaves_without_a_substitute_finishes_the_game_then_is_told_they_left(client, night):
+    round_ = game_under_way(night, 8)
+    leaver = _entry(night, "Chloé Dubois")
+    services.entry_set_active(entry=leaver, active=False)
+    seat = Seating.objects.get(round=round_, player=leaver.player)
+    page = _page(client, night, leaver)
+    assert "You leave after this game (game 1)." in page and f"Table {seat.table}" in page
+    _close(round_)
+    page = _page(client, night, leaver)
+    assert "You left after game 1." in page and "took your seat" not in page and "Next game" not in page

@@ -58,6 +58,37 @@ def standing(price: int, lines: Iterable[Line]) -> Standing:
     return Standing(price=price, paid=paid, owed=max(0, price - paid), over=max(0, paid - price))
 
 
+def entry_of(player: int, substitutes: Mapping[int, int]) -> int:
+    """Whose entry `player` plays on: their own, or for a substitute (`substitutes`: substitute -> the player they
+    replaced) the entry of the first player of their line: a seat is paid for once, by whoever took it first.
+
+    A line that runs in a circle (only a hand-edited file could make one) ends at its smallest player.
+    """
+    line = [player]
+    while line[-1] in substitutes:
+        before = substitutes[line[-1]]
+        if before in line:
+            return min(line[line.index(before) :])
+        line.append(before)
+    return line[-1]
+
+
+def entries(
+    prices: Mapping[int, int], lines: Iterable[Line], substitutes: Mapping[int, int] | None = None
+) -> dict[int, Standing]:
+    """Where each entry's money stands, keyed by the player whose entry it is (`prices`: player -> cents).
+
+    A substitute has no entry of their own: the seat they took over was paid for once, so their price is not
+    asked (any given for them is ignored) and money they hand in counts on that entry. A line from a player with
+    no price counts on an entry of price 0.
+    """
+    subs = substitutes or {}
+    mine: dict[int, list[Line]] = {entry_of(player, subs): [] for player in prices}
+    for line in lines:
+        mine.setdefault(entry_of(line.player, subs), []).append(line)
+    return {player: standing(prices.get(player, 0), own) for player, own in mine.items()}
+
+
 @dataclass(frozen=True)
 class Cash:
     """The night's entry money: by method (refunds taken off), what came in and went out, and what is owed."""
@@ -67,7 +98,8 @@ class Cash:
     refunded: int = 0  # money out, as a positive amount
     comped: int = 0  # entries let in free, at their price
     owed: int = 0  # still to collect
-    players: int = 0
+    players: int = 0  # entries: each seat once, however many people played in it
+    substitutes: int = 0  # people playing on an entry another paid for (not counted in `players`)
 
     @property
     def net(self) -> int:
@@ -75,13 +107,15 @@ class Cash:
         return self.taken - self.refunded
 
 
-def cash(prices: Mapping[int, int], lines: Iterable[Line]) -> Cash:
-    """The night's entry money from each player's price (`prices`: player -> cents) and the cash record."""
-    by_player: dict[int, list[Line]] = {player: [] for player in prices}
+def cash(prices: Mapping[int, int], lines: Iterable[Line], substitutes: Mapping[int, int] | None = None) -> Cash:
+    """The night's entry money from each player's price (`prices`: player -> cents) and the cash record; a
+    substitute (`substitutes`: substitute -> the player they replaced) plays on the entry they took over (see
+    `entries`)."""
+    subs = substitutes or {}
+    recorded = list(lines)
     by_method = dict.fromkeys(METHODS[:-1], 0)
     taken = refunded = comped = 0
-    for line in lines:
-        by_player.setdefault(line.player, []).append(line)
+    for line in recorded:
         if line.method == "comp":
             comped += line.cents
             continue
@@ -90,8 +124,9 @@ def cash(prices: Mapping[int, int], lines: Iterable[Line]) -> Cash:
             taken += line.cents
         else:
             refunded -= line.cents
-    owed = sum(standing(prices.get(player, 0), mine).owed for player, mine in by_player.items())
-    return Cash(by_method, taken, refunded, comped, owed, len(prices))
+    owed = sum(entry.owed for entry in entries(prices, recorded, subs).values())
+    held = len({entry_of(player, subs) for player in prices})
+    return Cash(by_method, taken, refunded, comped, owed, held, len(prices) - held)
 
 
 def parse_cents(text: str) -> int:

@@ -32,6 +32,7 @@ from .night import (
     fairness,
     find_players,
     joins_game,
+    night_deletion,
     night_entries,
     night_stamp,
     nights_for,
@@ -46,7 +47,7 @@ from .night import (
     table_links,
     tables_without_links,
 )
-from .phones import PhoneRoom, phone_room
+from .phones import LeftPlace, PhoneRoom, phone_room, player_left
 from .record import night_record
 from .seasons import (
     PlayerGame,
@@ -103,6 +104,7 @@ __all__ = [
     "DrawView",
     "FairnessRow",
     "GameLine",
+    "LeftPlace",
     "NightClose",
     "NightRows",
     "NightSignUps",
@@ -140,6 +142,7 @@ __all__ = [
     "joins_game",
     "night_chain",
     "night_close",
+    "night_deletion",
     "night_draws",
     "night_entries",
     "night_pots",
@@ -151,6 +154,7 @@ __all__ = [
     "nights_for",
     "phone_room",
     "player_by_card_number",
+    "player_left",
     "players_in_play",
     "points_words",
     "prize_payouts",

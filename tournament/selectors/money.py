@@ -37,6 +37,8 @@ class DoorRow:
     over: str
     lines: list[MoneyLine]
     refund_form: Any = None  # the page's own form, set by the view
+    holder: str = ""  # a substitute: whose entry they play on (its figures are the row's); "" for their own
+    replaced_by: str = ""  # a player who left: the substitute who took their seat
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,22 @@ class DoorMoney:
 
 
 def door_money(night: Night) -> DoorMoney:
-    """Every player of the night with their money, and the night's cash (three queries)."""
+    """Every player of the night with their money, and the night's cash (three queries).
+
+    A substitute plays on the entry of the player they replaced, paid for once: their row shows that entry's
+    figures, and the cash counts it once (`money.entries`)."""
     currency = night.currency
     prices = night.prices()
     entries = [entry for entry in night_entries(night) if not entry.player.house]
+    by_pk = {entry.pk: entry for entry in entries}
+    subs: dict[int, int] = {}  # a substitute -> the player they replaced
+    replaced_by: dict[int, str] = {}  # the entry of a player who left -> their substitute's name
+    for entry in entries:
+        leaver = by_pk.get(entry.substitute_for_id) if entry.substitute_for_id is not None else None
+        if leaver is not None:
+            subs[entry.player_id] = leaver.player_id
+            replaced_by[leaver.pk] = entry.player.name
+    names = {entry.player_id: entry.player.name for entry in entries}
     payments = list(Payment.objects.filter(night=night).select_related("entry__player", "by").order_by("at", "id"))
     lines = [
         MoneyLine(
@@ -71,12 +85,13 @@ def door_money(night: Night) -> DoorMoney:
     mine: dict[int, list[MoneyLine]] = {}
     for payment, line in zip(payments, lines, strict=True):
         mine.setdefault(payment.entry_id, []).append(line)
+    priced = {entry.player_id: prices.of(entry.price_kind) for entry in entries}
+    recorded = [money.Line(p.entry.player_id, p.cents, p.method) for p in payments]
+    seats = money.entries(priced, recorded, subs)
     rows = []
     for entry in entries:
-        own = mine.get(entry.pk, [])
-        standing = money.standing(
-            prices.of(entry.price_kind), [money.Line(entry.player_id, line.cents, line.method) for line in own]
-        )
+        holder = money.entry_of(entry.player_id, subs)
+        standing = seats[holder]
         rows.append(
             DoorRow(
                 entry=entry,
@@ -85,13 +100,12 @@ def door_money(night: Night) -> DoorMoney:
                 paid=money.shown(standing.paid, currency),
                 owed=money.shown(standing.owed, currency),
                 over=money.shown(standing.over, currency),
-                lines=own,
+                lines=mine.get(entry.pk, []),
+                holder=names[holder] if holder != entry.player_id else "",
+                replaced_by=replaced_by.get(entry.pk, ""),
             )
         )
-    cash = money.cash(
-        {entry.player_id: prices.of(entry.price_kind) for entry in entries},
-        [money.Line(p.entry.player_id, p.cents, p.method) for p in payments],
-    )
+    cash = money.cash(priced, recorded, subs)
     figures = {
         "taken": cash.taken,
         "refunded": cash.refunded,

@@ -15,7 +15,8 @@ from scoring.models import Hand, TableLink, TableResult
 from scoring.rules import Ruleset, score_hand
 from scoring.seats import HEAD_TABLE, PARTNER_SEAT, SEAT_NAMES, SEATS, is_three
 
-from ..models import Bye, Entry, Night, Player, Round, Seating
+from ..engine import money
+from ..models import Bye, Entry, Night, NightContents, Player, Round, Seating
 
 
 @dataclass
@@ -88,6 +89,41 @@ def nights_for(user) -> QuerySet[Night]:
 def night_entries(night: Night) -> list[Entry]:
     entries = night.entries.filter(player__house=False).select_related("player")
     return sorted(entries, key=lambda entry: name_order.sort_key(entry.player.name))
+
+
+@dataclass(frozen=True)
+class NightDeletion:
+    """What the Delete page says a night holds: each thing deleting it would lose, in words."""
+
+    contents: NightContents
+    lines: list[str]
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number:,} {one if number == 1 else many}"
+
+
+def night_deletion(night: Night) -> NightDeletion:
+    """The night's contents as the Delete page lists them (`Night.contents`, which the deleting service reads)."""
+    held = night.contents()
+    lines = []
+    if held.players:
+        lines.append(f"{_count(held.players, 'player', 'players')} (they stay on the club roster)")
+    if held.games_scored:
+        over = ", and the night is over" if held.finished else ""
+        lines.append(f"the scores of {_count(held.games_scored, 'game', 'games')}{over}")
+    elif held.finished:
+        lines.append("the night is over")
+    if held.payments:
+        net = money.shown(held.net, night.currency)
+        lines.append(f"{_count(held.payments, 'line', 'lines')} of the door's money ({net} in the box)")
+    if held.pot_lines:
+        lines.append(_count(held.pot_lines, "side-pot line", "side-pot lines"))
+    if held.draws:
+        lines.append(_count(held.draws, "draw", "draws"))
+    for season in held.seasons:
+        lines.append(f"its games in the season “{season}” (the season's standings lose them)")
+    return NightDeletion(held, lines)
 
 
 def roster_not_in(night: Night) -> QuerySet[Player]:

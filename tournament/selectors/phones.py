@@ -21,6 +21,7 @@ from scoring.seats import PARTNER_SEAT, SEAT_NAMES
 
 from ..models import Bye, Entry, Night, Round, Seating
 from .night import PlayerPlace, Room, SeatFinder, card_field, room, stamp_of
+from .standings import GameLine, game_lines
 
 NIGHTS_KEPT = 8  # a league's evening on one server may run a few nights at once; each reading is a few hundred kB
 
@@ -34,6 +35,7 @@ class PhoneRoom:
     room: Room
     places: Mapping[int, PlayerPlace]  # every player of the night (house players are no one's phone)
     cards: Mapping[int, int]  # the number on each player's tally card
+    gone: frozenset[int] = frozenset()  # the players who have left the night (their page says so: `player_left`)
 
 
 _lock = threading.Lock()
@@ -82,7 +84,7 @@ def read_phone_room(night_id: int) -> PhoneRoom | None:
     the_room = room(night, with_finder=False)
     entries = list(
         Entry.objects.filter(night=night, player__house=False).values_list(
-            "player_id", "player__name", card_field(night)
+            "player_id", "player__name", card_field(night), "active"
         )
     )
     rounds = list(night.rounds.order_by("-number")[:2])
@@ -115,7 +117,58 @@ def read_phone_room(night_id: int) -> PhoneRoom | None:
 
     places = {
         player: PlayerPlace(name, place(now_round, player, name), place(seated_next, player, name))
-        for player, name, _card in entries
+        for player, name, _card, _active in entries
     }
-    cards = {player: card for player, _name, card in entries if card is not None}
-    return PhoneRoom(night, stamp_of(night.moved_at), the_room, places, cards)
+    cards = {player: card for player, _name, card, _active in entries if card is not None}
+    gone = frozenset(player for player, _name, _card, active in entries if not active)
+    return PhoneRoom(night, stamp_of(night.moved_at), the_room, places, cards, gone)
+
+
+@dataclass(frozen=True)
+class LeftPlace:
+    """The page of a player who has left the night: when, who took their seat, and their own games."""
+
+    last_game: int  # the last game they played or sat out (0: none)
+    substitute: str  # who took their seat for the rest of the night ("" for nobody)
+    finishing: bool  # still in the game under way, which a player who leaves finishes
+    games: list[GameLine]  # their own tally lines, closed games only, in order
+    tally: int | None  # the tally after their last closed game (their card's running total), None before any
+
+    @property
+    def words(self) -> str:
+        """What their page says first, plainly."""
+        if self.finishing:
+            return f"You leave after this game (game {self.last_game})."
+        when = f"after game {self.last_game}" if self.last_game else "before your first game"
+        took = f"; {self.substitute} took your seat" if self.substitute else ""
+        return f"You left {when}{took}."
+
+
+def player_left(night: Night, player_id: int) -> LeftPlace | None:
+    """What the page of `player_id`, who has left `night`, says (None if they have not left); a few queries and
+    the night's tally lines, read only for the few players who leave."""
+    entry = Entry.objects.filter(night=night, player_id=player_id, active=False).first()
+    if entry is None:
+        return None
+    seated = dict(
+        Seating.objects.filter(round__night=night, player_id=player_id).values_list("round__number", "round__status")
+    )
+    played = set(seated) | set(
+        Bye.objects.filter(round__night=night, player_id=player_id).values_list("round__number", flat=True)
+    )
+    substitute = Entry.objects.filter(substitute_for=entry).values_list("player__name", flat=True).first() or ""
+    finishing = not substitute and any(status != Round.Status.CLOSED for status in seated.values())
+    # On the "card" rule a substitute's games go on the card of the first player of their line: their own lines
+    # are that card's lines of the games they sat in.
+    replaced = dict(
+        Entry.objects.filter(night=night, substitute_for__isnull=False).values_list(
+            "player_id", "substitute_for__player_id"
+        )
+    )
+    card, seen = player_id, {player_id}
+    while card in replaced and replaced[card] not in seen:
+        card = replaced[card]
+        seen.add(card)
+    lines = game_lines(night)
+    own = [line for line in lines.get(player_id) or lines.get(card, []) if line.round in played]
+    return LeftPlace(max(played, default=0), substitute, finishing, own, own[-1].running_total if own else None)

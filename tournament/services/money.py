@@ -21,9 +21,31 @@ def _locked_entry(night: Night, entry: Entry) -> Entry:
     return found
 
 
+def _substitutes(night: Night) -> dict[int, int]:
+    """The night's substitutes: each one's player -> the player they replaced."""
+    found = Entry.objects.filter(night=night, substitute_for__isnull=False)
+    return dict(found.values_list("player_id", "substitute_for__player_id"))
+
+
+def _holder(night: Night, entry: Entry) -> Entry:
+    """The entry `entry` plays on: their own, or for a substitute the entry of the first player of their line."""
+    if entry.substitute_for_id is None:
+        return entry
+    player = money.entry_of(entry.player_id, _substitutes(night))
+    return Entry.objects.select_related("player").get(night=night, player_id=player)
+
+
 def entry_money(entry: Entry) -> money.Standing:
-    lines = [money.Line(entry.player_id, p.cents, p.method) for p in Payment.objects.filter(entry=entry)]
-    return money.standing(entry.night.prices().of(entry.price_kind), lines)
+    """Where the entry `entry` plays on stands: their own, or for a substitute the one they took over (a seat is
+    paid for once: what anyone who played in it paid counts)."""
+    night = entry.night
+    subs = _substitutes(night)
+    holder = _holder(night, entry)
+    seat = {holder.player_id} | {player for player in subs if money.entry_of(player, subs) == holder.player_id}
+    paid = Payment.objects.filter(entry__night=night, entry__player_id__in=seat)
+    lines = [money.Line(*line) for line in paid.values_list("entry__player_id", "cents", "method")]
+    prices = {holder.player_id: night.prices().of(holder.price_kind)}
+    return money.entries(prices, lines, subs)[holder.player_id]
 
 
 @transaction.atomic
@@ -68,6 +90,14 @@ def entry_price_kind(*, night: Night, entry: Entry, kind: str) -> Entry:
     entry = _locked_entry(night, entry)
     if kind not in money.KINDS:
         raise ValidationError({"kind": "The price is pre-registered, at the door, or a member's."})
+    if entry.substitute_for_id is not None:
+        holder = _holder(night, entry)
+        raise ValidationError(
+            {
+                "kind": f"{entry.player.name} plays on {holder.player.name}'s entry (a seat is paid for once): "
+                f"change the price on {holder.player.name}'s line."
+            }
+        )
     entry.price_kind = kind
     entry.save(update_fields=["price_kind"])
     return entry
@@ -76,7 +106,7 @@ def entry_price_kind(*, night: Night, entry: Entry, kind: str) -> Entry:
 @transaction.atomic
 def payment_take(*, night: Night, entry: Entry, method: str, cents: int | None = None, by=None) -> Payment:
     """Money in from a player: `cents` (None: what they owe) by `method`; "comp" lets them in free (what they owe,
-    counted as paid, no money in)."""
+    counted as paid, no money in). A substitute owes what is still owed on the entry they took over, if anything."""
     night = lock_night(night)
     entry = _locked_entry(night, entry)
     if method not in money.METHODS:
@@ -84,7 +114,9 @@ def payment_take(*, night: Night, entry: Entry, method: str, cents: int | None =
     owed = entry_money(entry).owed
     if cents is None or method == "comp":
         if not owed:
-            raise ValidationError({"cents": f"{entry.player.name} owes nothing: nothing was recorded."})
+            holder = _holder(night, entry)
+            whose = f" plays on {holder.player.name}'s entry, which" if holder.pk != entry.pk else ""
+            raise ValidationError({"cents": f"{entry.player.name}{whose} owes nothing: nothing was recorded."})
         cents = owed
     if cents <= 0:
         raise ValidationError({"cents": "An amount paid is more than 0 (a refund is its own line)."})

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
@@ -139,6 +140,36 @@ def keeper_add(*, night: Night, username: str, password: str = "") -> User:
 @transaction.atomic
 def keeper_remove(*, night: Night, user_id: int) -> None:
     night.keepers.remove(user_id)
+
+
+@transaction.atomic
+def night_delete(*, night: Night, typed_name: str = "") -> str:
+    """Delete a night and everything in it (a practice night, a night made by mistake); its name, for the answer.
+
+    A night with results or money in it (`Night.contents().guarded`) goes only when the organizer types its name
+    exactly: the Delete page asks first either way. Its players stay on the club roster; the files printed for it
+    are removed once the deletion is committed.
+    """
+    night = lock_night(night)
+    typed = typed_name.strip()
+    if night.contents().guarded and typed != night.name:
+        wrong = f"“{typed[:80]}” is not its name. " if typed else ""
+        raise ValidationError(
+            {
+                "typed_name": f"{wrong}This night has results or money in it: to delete it with them, type its "
+                f"name exactly, “{night.name}”."
+            }
+        )
+    name = night.name
+    files = [job.file.name for job in night.print_jobs.exclude(file="")]
+    night.delete()
+
+    def remove_files() -> None:
+        for file in files:
+            default_storage.delete(file)
+
+    transaction.on_commit(remove_files)
+    return name
 
 
 def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> score_services.Game:

@@ -69,12 +69,19 @@ def players_register(
     known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
     offset = bye_floor(night)
     players = [known.get(Player.key_for(name)) or Player.objects.create(name=name) for name in cleaned]
-    kind = "pre" if night.status == Night.Status.SETUP else "door"  # a late arrival pays at the door
-    entries = Entry.objects.enter(night, players, checked_in=checked_in, bye_offset=offset, price_kind=kind)
+    entries = Entry.objects.enter(
+        night, players, checked_in=checked_in, bye_offset=offset, price_kind=arrival_price_kind(night)
+    )
     number_new_entries(night, entries, "names")
     reseat_if_waiting(night)
     Night.touch(night.pk)
     return entries
+
+
+def arrival_price_kind(night: Night) -> str:
+    """The price a player added now is offered: pre-registered before the opening draw; after it they are a late
+    arrival and pay the walk-in (door) price (the Money page can still change it)."""
+    return "pre" if night.status == Night.Status.SETUP else "door"
 
 
 @transaction.atomic
@@ -89,7 +96,7 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
     room_for(Entry.objects.filter(night=night).count(), len(players), "players")
     offset = bye_floor(night)
-    entries = Entry.objects.enter(night, players, bye_offset=offset)
+    entries = Entry.objects.enter(night, players, bye_offset=offset, price_kind=arrival_price_kind(night))
     number_new_entries(night, entries, "players")
     reseat_if_waiting(night)
     return entries
@@ -223,6 +230,7 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
     entry.active = False
     entry.number = None
     entry.save(update_fields=["active", "number"])
+    # The substitute pays no entry of their own: they play on the leaver's, paid for once (engine.money.entries).
     [substitute] = Entry.objects.enter(
         night, [player], checked_in=True, bye_offset=byes, price_kind="door", substitute_for=entry
     )

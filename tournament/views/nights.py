@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from .. import backup, charts, game, selectors, services
 from ..addresses import phone_address
-from ..forms import KeeperForm, NightForm, RestoreForm, apply_errors
+from ..forms import KeeperForm, NightDeleteForm, NightForm, RestoreForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
 from .context import night_context
@@ -53,6 +54,23 @@ def night_settings(request, night_id: int):
         else:
             return redirect(night)
     return TemplateResponse(request, "tournament/night_form.html", {"form": form, "night": night})
+
+
+@organizer_required
+def night_delete(request, night_id: int):
+    """Delete a night, asked first: the page lists what it holds; one with results or money asks for its name."""
+    night = get_object_or_404(Night, pk=night_id)
+    form = NightDeleteForm(request.POST if request.method == "POST" else None)  # a plain "yes" sends no field
+    if form.is_valid():
+        try:
+            name = services.night_delete(night=night, typed_name=form.cleaned_data["typed_name"])
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            messages.success(request, f"“{name}” was deleted, with everything in it.")
+            return redirect("tournament:night_list")
+    context = {"night": night, "form": form, "deletion": selectors.night_deletion(night)}
+    return TemplateResponse(request, "tournament/night_delete.html", context)
 
 
 @organizer_required

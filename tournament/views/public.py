@@ -141,8 +141,9 @@ def player_find(request, night_id: int):
 
 
 def player_page(request, night_id: int, player_id: int):
-    """A player's own page: where they sit now and next. Every phone in the hall polls it, so it is answered from
-    the night's places read once per move (`phone_room`), not from a reading of its own."""
+    """A player's own page: where they sit now and next, or for one who left, when and who took their seat. Every
+    phone in the hall polls it, so it is answered from the night's places read once per move (`phone_room`), not
+    from a reading of its own."""
     stamp = selectors.night_stamp(night_id)
     if stamp is None:
         raise Http404("No such night.")
@@ -160,6 +161,8 @@ def player_page(request, night_id: int, player_id: int):
         "room": phones.room,
         "player_id": player_id,
         "card_number": phones.cards.get(player_id, ""),
+        # The few who left are read on their own: when, who took their seat, their games.
+        "left": selectors.player_left(phones.night, player_id) if player_id in phones.gone else None,
         **selectors.clock(phones.room.round),
     }
     template = "tournament/player_page.html"

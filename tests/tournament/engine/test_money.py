@@ -6,7 +6,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.engine.money import Line, MoneyError, Prices, cash, parse_cents, shown, standing
+from tournament.engine.money import (
+    Cash,
+    Line,
+    MoneyError,
+    Prices,
+    cash,
+    entries,
+    entry_of,
+    parse_cents,
+    shown,
+    standing,
+)
 
 
 @pytest.mark.parametrize(
@@ -74,6 +85,58 @@ def test_the_cash_adds_up_whatever_the_lines(prices, raw):
         for player in set(prices) | {line.player for line in lines}
     )
     assert night.owed >= 0 and night.refunded >= 0 and night.taken >= 0
+
+
+# --- a seat paid for once: substitutes play on the entry they took over ---------------------------------------------
+
+
+def test_a_substitute_plays_on_the_entry_of_the_player_they_replaced():
+    """Three entries at the pre-registered price; the second player paid and left, and a substitute (priced at
+    the door, as if new) took the seat, then a second substitute took theirs. The box expects three entries."""
+    pre, door = 2000, 2500
+    prices = {1: pre, 2: pre, 3: pre, 20: door, 30: door}
+    subs = {20: 2, 30: 20}
+    lines = [Line(2, pre, "cash"), Line(1, pre, "card")]
+    night = cash(prices, lines, subs)
+    assert (night.players, night.substitutes) == (3, 2)
+    assert night.owed == pre  # the third player's entry only: nobody asks the substitutes again
+    assert (entry_of(30, subs), entry_of(20, subs), entry_of(2, subs), entry_of(3, subs)) == (2, 2, 2, 3)
+    seats = entries(prices, lines, subs)
+    assert set(seats) == {1, 2, 3}
+    assert seats[2] == standing(pre, [lines[0]])
+    # An entry the leaver had not paid is owed once, whoever of them pays it.
+    unpaid = cash(prices, [Line(30, pre, "cash"), Line(1, pre, "card")], subs)
+    assert unpaid.owed == night.owed and unpaid.net == night.net
+
+
+def test_a_circle_of_substitutes_ends_somewhere():
+    assert entry_of(5, {5: 6, 6: 7, 7: 6}) == 6
+    assert entry_of(4, {4: 4}) == 4
+
+
+_prices = st.dictionaries(st.integers(1, 30), st.integers(0, 5000), min_size=1)
+_lines = st.lists(
+    st.tuples(st.integers(1, 30), st.integers(-3000, 5000), st.sampled_from(["cash", "card", "e-transfer", "comp"]))
+)
+
+
+@given(_prices, _lines, st.data())
+def test_a_substitute_never_changes_the_box_but_its_count(prices, raw, data):
+    """Give any players a substitute (new to the night, with a price of their own): the cash is what it was,
+    and moving any payment onto the substitute of its payer changes nothing either."""
+    lines = [Line(player, cents, method) for player, cents, method in raw]
+    before = cash(prices, lines)
+    leavers = data.draw(st.lists(st.sampled_from(sorted(prices)), unique=True))
+    subs = {100 + leaver: leaver for leaver in leavers}
+    priced = {**prices, **{sub: data.draw(st.integers(0, 5000)) for sub in subs}}
+    after = cash(priced, lines, subs)
+    assert after == Cash(
+        before.by_method, before.taken, before.refunded, before.comped, before.owed, before.players, len(subs)
+    )
+    assert after.players + after.substitutes == len(priced)
+    moved = [Line(line.player + 100, line.cents, line.method) if line.player in leavers else line for line in lines]
+    assert cash(priced, moved, subs) == after
+    assert entries(priced, moved, subs) == entries(priced, lines, subs) == entries(prices, lines)
 
 
 def test_amounts_as_the_door_list_shows_them():
