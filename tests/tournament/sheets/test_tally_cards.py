@@ -164,3 +164,17 @@ def test_a_quarter_cards_heads_each_stand_apart_inside_the_card(drawn, paper):
         assert heads == ["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Opp.", "Total"]
         for head, after in itertools.pairwise(card.heads):
             assert head.right + 2 < after.x, f"{head.text} runs into {after.text}"
+
+
+# ---- a card with nothing scored leaves its total row to the pen -------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("per_page", [1, 2, 4])
+def test_a_card_with_nothing_scored_has_an_empty_total_row(drawn, paper, per_page):
+    drawn.paper = paper
+    named = every_card(printing.sheet_bytes(drawn, "tally-cards", per_page=per_page))
+    blank = every_card(printing.sheet_bytes(drawn, "tally-cards", per_page=per_page, blank=4))
+    assert len(named) == 10 and len(blank) == 4
+    for card in named + blank:
+        assert card.rows["Total"] == {"Game": "Total"}, card.title

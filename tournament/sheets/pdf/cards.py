@@ -148,10 +148,10 @@ def _game_row(number: int, line: GameLine | None, small: bool, size: float) -> l
 
 
 def _total_row(card: TallyCard) -> list[str]:
-    """The card's total row: the games scored so far (a blank card's is empty)."""
-    if not card.lines and not card.name:
+    """The card's total row: the games scored so far; empty, for the pen, while none is (never a printed 0)."""
+    if not card.lines:
         return ["Total"] + [""] * 9
-    total = card.lines[-1].running_total if card.lines else 0
+    total = card.lines[-1].running_total
     wins = sum(1 for line in card.lines if line.won)
     made = sum(line.extras.loners_made for line in card.lines)
     tried = sum(line.extras.loners_tried for line in card.lines)
