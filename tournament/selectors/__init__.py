@@ -64,6 +64,7 @@ from .standings import (
     THREE_HANDED,
     AwardRow,
     GameLine,
+    GameSeat,
     NightRows,
     NightStandings,
     StandingRow,
@@ -71,6 +72,7 @@ from .standings import (
     night_chain,
     night_standings,
     read_nights,
+    seated_games,
     standings_of,
 )
 from .supervision import Restart, recent_restarts
@@ -102,6 +104,7 @@ __all__ = [
     "DrawView",
     "FairnessRow",
     "GameLine",
+    "GameSeat",
     "NightClose",
     "NightRows",
     "NightSignUps",
@@ -162,6 +165,7 @@ __all__ = [
     "season_standings",
     "season_totals",
     "seat_finder",
+    "seated_games",
     "stamp_round",
     "standings_of",
     "standings_with_money",

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
 from tests.conftest import register
-from tournament import services
+from tournament import game, selectors, services
 from tournament.models import Night, Round
 from tournament.rehearsal import simulate
 from tournament.selectors import game_lines
@@ -164,6 +164,113 @@ def test_a_quarter_cards_heads_each_stand_apart_inside_the_card(drawn, paper):
         assert heads == ["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Opp.", "Total"]
         for head, after in itertools.pairwise(card.heads):
             assert head.right + 2 < after.x, f"{head.text} runs into {after.text}"
+
+
+# ---- a card printed after the draw shows where the player sits -------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("per_page", [1, 2, 4])
+def test_a_card_printed_after_the_draw_shows_game_1s_table_and_seat(drawn, paper, per_page):
+    drawn.paper = paper
+    round_ = drawn.rounds.get(number=1)
+    seats = _seats_of(round_)
+    cards = every_card(printing.sheet_bytes(drawn, "tally-cards", per_page=per_page))
+    assert len(cards) == 10
+    for card in cards:
+        name = card.title.split(" · ")[0]
+        first = card.rows["1"]
+        if name in seats:
+            table, seat = seats[name]
+            assert (first.get("Table"), first.get("Seat")) == (str(table), seat)
+            partner = next(
+                other
+                for other, (at, where) in seats.items()
+                if at == table and where == {"N": "S", "S": "N", "E": "W", "W": "E"}[seat]
+            )
+            assert partner.startswith(first["Partner"].rstrip("…"))
+        else:  # two of the ten sit game 1 out
+            assert first.get("Table") == "bye" and "Seat" not in first
+        assert set(first) <= {"Game", "Table", "Seat", "Partner"}  # nothing scored yet
+        for later in ("2", "3", "4"):
+            assert set(card.rows[later]) == {"Game"}  # not drawn yet: nothing printed to cross out
+
+
+def test_a_card_printed_mid_night_shows_the_games_played_and_the_next_ones_seat(drawn):
+    """Game 1 closed and game 2 seated: game 1's row has its score, game 2's its table and seat."""
+    from tests.conftest import play_round
+
+    round_ = game.round_close(round_=play_round(drawn.rounds.get(number=1), {1: (7, 1), 2: (3, 5)}))
+    assert round_.number == 2
+    seats = _seats_of(round_)
+    lines = game_lines(drawn)
+    names = dict(drawn.entries.values_list("player_id", "player__name"))
+    by_name = {card.title.split(" · ")[0]: card for card in every_card(printing.sheet_bytes(drawn, "tally-cards"))}
+    for player, played in lines.items():
+        card = by_name[names[player]]
+        (line,) = played
+        assert card.cell("1", "Total") == str(line.running_total)
+        second = card.rows["2"]
+        if names[player] in seats:
+            assert (second["Table"], second["Seat"]) == tuple(str(part) for part in seats[names[player]])
+        else:
+            assert second["Table"] == "bye"
+        assert "Score" not in second and "Total" not in second
+
+
+def test_a_card_at_a_table_of_three_says_three_handed_for_the_partner(db):
+    night = services.night_create(name="Small night", games=3, auto_advance=False, fill=Night.Fill.THREES)
+    register(night, 7)
+    round_ = services.night_draw(night=night, seed=5)
+    seats = _seats_of(round_)
+    threes = {table for table, _ in seats.values()} - {table for table, seat in seats.values() if seat == "W"}
+    assert len(threes) == 1 and len(seats) == 7  # a table of four and a table of three: nobody sits out
+    for card in every_card(printing.sheet_bytes(night, "tally-cards", per_page=2)):
+        table, seat = seats[card.title.split(" · ")[0]]
+        first = card.rows["1"]
+        assert (first["Table"], first["Seat"]) == (str(table), seat)
+        assert (first["Partner"] == selectors.THREE_HANDED) == (table in threes)
+
+
+@pytest.mark.parametrize("rule", ["card", "own"])
+def test_a_substitutes_seat_goes_on_the_card_their_scores_go_on(drawn, rule):
+    """On the "card" rule the substitute carries on the leaver's card, so game 1's seat is printed there; on "own"
+    the substitute's own card has it."""
+    drawn.substitutes = rule
+    drawn.save(update_fields=["substitutes"])
+    round_ = drawn.rounds.get(number=1)
+    seated = round_.seatings.select_related("player").order_by("table", "seat").first()
+    leaver = drawn.entries.get(player=seated.player)
+    services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    cards = {card.title.split(" · ")[0]: card for card in every_card(printing.sheet_bytes(drawn, "tally-cards"))}
+    on, off = (seated.player.name, "Zoe Quinn") if rule == "card" else ("Zoe Quinn", seated.player.name)
+    assert (cards[on].cell("1", "Table"), cards[on].cell("1", "Seat")) == (str(seated.table), seated.seat)
+    assert cards[off].rows["1"] == {"Game": "1"}
+
+
+def test_the_seats_on_the_cards_are_read_in_three_queries_whatever_the_nights_size(db, django_assert_num_queries):
+    for players in (8, 40):
+        night = services.night_create(name=f"{players} players", games=3, auto_advance=False)
+        services.players_register(night=night, names=[f"Player {number}" for number in range(players + 1)])
+        services.night_draw(night=night, seed=1)
+        with django_assert_num_queries(3):
+            seated = selectors.seated_games(night)
+        assert sum(len(games) for games in seated.values()) == players + 1  # everyone seated or sitting out
+
+
+def test_a_rotation_card_prints_the_whole_nights_seats_once_drawn(db):
+    night = services.night_create(name="Rotation social", movement=Night.Movement.ROTATION, games=5)
+    register(night, 8)
+    services.night_draw(night=night, seed=11)
+    night.refresh_from_db()
+    seats = _seats_of(night.rounds.get(number=1))
+    content = printing.sheet_bytes(night, "tally-cards", per_page=2)
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+    assert text.count("Game") == 8
+    for card in every_card(content):
+        name = card.title.split(" · ")[1]
+        assert card.cell("1", "Table") == str(seats[name][0])
+        assert all(card.cell(str(number), "Table") for number in range(1, 6))  # every game, printed in advance
 
 
 # ---- a card with nothing scored leaves its total row to the pen -------------------------------------------------

@@ -22,7 +22,7 @@ from reportlab.platypus import (
 
 from scoring.seats import SEAT_NAMES
 
-from ...selectors import GameLine
+from ...selectors import GameLine, GameSeat
 from ..pdfgrid import Fit, Grid, line_height
 from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, sheet_styles, unbroken
 
@@ -45,9 +45,10 @@ def _loners(made: int, tried: int) -> str:
 @dataclass(frozen=True)
 class TallyCard:
     name: str
-    lines: Sequence[GameLine]
+    lines: Sequence[GameLine]  # the games played (closed) and the byes: their scores
     number: int | None = None  # the player's tally-card number: finds their page
     code: str = ""  # the player's confirmation code: printed here and nowhere public
+    seated: Sequence[GameSeat] = ()  # the games drawn and not yet played: where the player sits
 
 
 # Cards a page -> (columns, rows) of the page's grid.
@@ -127,8 +128,9 @@ def _card_doc(
     return doc, cell_w - gap - 2 * pad, cell_h - 2 * pad
 
 
-def _game_row(number: int, line: GameLine | None, small: bool, size: float) -> list:
-    """A game's row on a progressive card, a cell for each of HEADS: its score once played, else only its number."""
+def _game_row(number: int, line: GameLine | None, seat: GameSeat | None, small: bool, size: float) -> list:
+    """A game's row on a progressive card, a cell for each of HEADS: its score once played, where the player sits
+    once it is drawn, else only its number."""
     if line is not None and line.bye:
         return [str(number), "bye", "", "", str(line.points), "", "", "", "", str(line.running_total)]
     if line is not None:
@@ -144,6 +146,11 @@ def _game_row(number: int, line: GameLine | None, small: bool, size: float) -> l
             Fit(" ".join(initials(name) for name in line.opponents), 6),
             str(line.running_total),
         ]
+    if seat is not None and seat.bye:
+        return [str(number), "bye"] + [""] * 8
+    if seat is not None:  # drawn, not played: the opponents initial the box, and the pen writes the rest
+        partner = Fit(seat.partner, 6 if small else 8, size if small else 10)
+        return [str(number), str(seat.table), seat.seat, partner] + [""] * 6
     return [str(number)] + [""] * 9
 
 
@@ -164,7 +171,7 @@ def tally_cards_pdf(
 ) -> bytes:
     """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score, won, loners, euchres (not on a
     quarter card), a box for an opponent's initials (the opponents' own, once the game is played) and the running
-    total.
+    total; a game drawn and not yet played shows its table, seat and partner.
 
     A card with no name is a blank card for a night where names are written in by hand. `progress(done, total)`
     is told, every 25 cards, how far the build has come.
@@ -195,7 +202,8 @@ def tally_cards_pdf(
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
-        every = [_game_row(n, by_round.get(n), small, size) for n in range(1, games + 1)]
+        seated = {seat.round: seat for seat in card.seated}
+        every = [_game_row(n, by_round.get(n), seated.get(n), small, size) for n in range(1, games + 1)]
         every.append(_total_row(card))
         rows: list[list] = [heads] + [[row[column] for column in kept] for row in every]
         name = card.name or "Name: ______________________"
