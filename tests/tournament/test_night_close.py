@@ -126,3 +126,59 @@ def test_a_night_without_prize_money_prints_its_prizes_as_items(organizer_client
     assert not close.pays_money and close.prizes and all(prize.money == "" for prize in close.prizes)
     sheet = text_of(organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[night.pk])).content)
     assert "Prize money paid" not in sheet and "Signed:" in sheet
+
+
+def _pages_of(content: bytes) -> list[list[tuple[float, str]]]:
+    """Each page's lines of text as (height on the page in points, text), top to bottom."""
+    pages = []
+    for page in PdfReader(io.BytesIO(content)).pages:
+        runs: list[tuple[float, str]] = []
+
+        def visit(text, cm, tm, font, size, runs=runs):
+            if text.strip():
+                runs.append((tm[5] * cm[3] + cm[5], text.strip()))
+
+        page.extract_text(visitor_text=visit)
+        pages.append(sorted(runs, key=lambda run: -run[0]))
+    return pages
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_reconciliation_that_fits_on_one_page_is_one_page(organizer_client, fundraiser, paper):
+    """The house's section, the note and the signature lines follow the prizes on page 1 when there is room: no
+    page left half empty before them."""
+    fundraiser.paper = paper
+    fundraiser.save(update_fields=["paper"])
+    content = organizer_client.get(reverse("tournament:reconciliation_pdf", args=[fundraiser.pk])).content
+    (page,) = _pages_of(content)
+    texts = [text for _, text in page]
+    for section in ("Entries", "Prizes", "The house"):
+        assert section in texts
+    assert texts.index("Prizes") < texts.index("The house") < texts.index("The house keeps")
+    assert any(text.startswith("Counted by:") for text in texts)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_long_reconciliation_fills_page_1_before_it_runs_on(organizer_client, fundraiser, paper):
+    """Twelve side pots run the sheet past a page: page 1 is written down to its foot, and the house's section
+    comes whole after the pots, with the note and both signatures under it."""
+    from tournament import services
+
+    fundraiser.paper = paper
+    fundraiser.save(update_fields=["paper"])
+    for number in range(1, 13):
+        services.pot_line_add(night=fundraiser, pot=f"Raffle {number}", kind="in", cents=10_000 + number)
+        services.pot_line_add(night=fundraiser, pot=f"Raffle {number}", kind="paid", cents=5_000, reason="Ann")
+    content = organizer_client.get(reverse("tournament:reconciliation_pdf", args=[fundraiser.pk])).content
+    pages = _pages_of(content)
+    assert len(pages) == 2
+    lowest_on_page_1 = pages[0][-1][0]
+    assert lowest_on_page_1 < 842 / 4  # written down into its last quarter: nothing forced the rest on
+    house = [text for _, text in pages[-1]]
+    assert house.index("The house") < house.index("The house keeps") < len(house) - 1
+    assert any(text.startswith("Counted by:") for text in house)
+    every = "\n".join(text for page in pages for _, text in page)
+    for figure in night_close(fundraiser).figures:
+        assert figure.shown in every

@@ -66,6 +66,7 @@ from .standings import (
     THREE_HANDED,
     AwardRow,
     GameLine,
+    GameSeat,
     NightRows,
     NightStandings,
     StandingRow,
@@ -73,6 +74,7 @@ from .standings import (
     night_chain,
     night_standings,
     read_nights,
+    seated_games,
     standings_of,
 )
 from .supervision import Restart, recent_restarts
@@ -104,6 +106,7 @@ __all__ = [
     "DrawView",
     "FairnessRow",
     "GameLine",
+    "GameSeat",
     "LeftPlace",
     "NightClose",
     "NightRows",
@@ -168,6 +171,7 @@ __all__ = [
     "season_standings",
     "season_totals",
     "seat_finder",
+    "seated_games",
     "stamp_round",
     "standings_of",
     "standings_with_money",

@@ -563,6 +563,56 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
     return lines
 
 
+@dataclass(frozen=True)
+class GameSeat:
+    """Where a player sits for a game drawn and not yet closed: table and seat, or a bye (table 0)."""
+
+    player_id: int
+    round: int
+    table: int
+    seat: str
+    partner: str  # THREE_HANDED at a table of three
+    bye: bool = False
+
+
+def seated_games(night: Night) -> dict[int, list[GameSeat]]:
+    """Every player's seat in the night's games drawn and not yet closed (three queries), keyed by player id as
+    `game_lines` is: what a card printed before such a game is scored says in that game's row.
+
+    A substitute's seat goes on the card of the player they replaced where the night's rule says so, as their
+    scores do. House players have no card.
+    """
+    rows = {night.pk: NightRows(night)}
+    _read_entries(rows)
+    known = rows[night.pk]
+    closed = Round.Status.CLOSED
+    tables: dict[tuple[int, int], dict[str, int]] = {}
+    for number, table, seat, player in (
+        Seating.objects.filter(round__night=night)
+        .exclude(round__status=closed)
+        .values_list("round__number", "table", "seat", "player_id")
+    ):
+        tables.setdefault((number, table), {})[seat] = player
+    seated: dict[int, list[GameSeat]] = {}
+    for (number, table), seats in tables.items():
+        three = "W" not in seats  # a table of three: no partners
+        for seat, player in seats.items():
+            holder = known.plays_for.get(player, player)
+            if holder not in known.players:
+                continue
+            partner = THREE_HANDED if three else known.names.get(seats.get(PARTNER_SEAT[seat], 0), "")
+            seated.setdefault(holder, []).append(GameSeat(holder, number, table, seat, partner))
+    for player, number in (
+        Bye.objects.filter(round__night=night).exclude(round__status=closed).values_list("player_id", "round__number")
+    ):
+        holder = known.plays_for.get(player, player)
+        if holder in known.players:
+            seated.setdefault(holder, []).append(GameSeat(holder, number, 0, "", "", bye=True))
+    for player_seats in seated.values():
+        player_seats.sort(key=lambda game: game.round)
+    return seated
+
+
 def standings_of(rows: NightRows) -> NightStandings:
     """A night's standings and prizes from its rows (no query): the one calculation every page and sheet shows."""
     night = rows.night

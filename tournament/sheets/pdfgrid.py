@@ -65,6 +65,7 @@ class Grid(Flowable):
     for the body rows and `head_align` for the head row (the body's when left out); `pads` each column's padding
     left and right. `bold_rows` and `bold_columns` set body cells in bold (the head row always is). `spans` maps a
     row to the first and last column it merges into one shaded, centred cell (a sit-out on a rotation card).
+    `head_size` sets the head row's type, when not the body's (narrow columns under words longer than their figures).
     """
 
     def __init__(
@@ -82,12 +83,14 @@ class Grid(Flowable):
         bold_rows: Sequence[int] = (),
         bold_columns: Sequence[int] = (),
         spans: dict[int, tuple[int, int]] | None = None,
+        head_size: float | None = None,
     ) -> None:
         super().__init__()
         if len(heights) != len(rows) or any(len(row) != len(widths) for row in rows):
             raise ValueError("A grid needs a height for every row and a width for every cell of each row.")
         self.rows, self.widths, self.heights = rows, list(widths), list(heights)
         self.font, self.bold, self.size = font, bold, size
+        self.head_size = head_size or size
         self.align = list(align)
         self.head_align = list(head_align or align)
         self.pads = list(pads or [PAD] * len(widths))
@@ -107,6 +110,7 @@ class Grid(Flowable):
             height = self.heights[r]
             bottom = top - height
             font = self.bold if r == 0 or r in self.bold_rows else self.font
+            row_size = self.head_size if r == 0 else self.size
             align = self.head_align if r == 0 else self.align
             span = self.spans.get(r)
             for c, cell in enumerate(row):
@@ -120,7 +124,7 @@ class Grid(Flowable):
                     if cell.short and text != cell.text:
                         text, size = fit_line(cell.short, cell_font, cell.size or self.size, cell.floor, room)
                 else:
-                    text, size = cell, self.size
+                    text, size = cell, row_size
                 if not text:
                     continue
                 # Table's baseline for one line set MIDDLE with its leading of 1.2 x the type size.

@@ -121,8 +121,15 @@ def _read_tally_cards(night: Night, options: Options) -> TallyCards:
     if options.blank:
         return TallyCards(night.games, cards=[pdf.TallyCard("", [], number) for number in range(1, options.blank + 1)])
     lines = selectors.game_lines(night)
+    seated = selectors.seated_games(night)
     cards = [
-        pdf.TallyCard(entry.player.name, lines.get(entry.player_id, []), entry.card, entry.code)
+        pdf.TallyCard(
+            entry.player.name,
+            lines.get(entry.player_id, []),
+            entry.card,
+            entry.code,
+            seated.get(entry.player_id, []),
+        )
         for entry in selectors.night_entries(night)
     ]
     return TallyCards(night.games, cards=cards)

@@ -118,3 +118,20 @@ def test_text_too_long_even_at_the_floor_gives_way_to_its_short_form():
     )
     texts = [text for *_, text in runs(grid)]
     assert texts == ["Opponents", "123 & 234", "12 Ann B. & 3 Bo C."]  # the short form only where the whole won't fit
+
+
+def test_the_head_row_can_take_smaller_type_than_the_body():
+    grid = Grid(
+        [["Loners", "Opp."], ["1/2", "AB CD"]],
+        [30, 30],
+        [12, 20],
+        font=FONT,
+        bold=BOLD,
+        size=7,
+        align=["center", "center"],
+        head_size=6,
+    )
+    sizes = {text: size for _, _, size, text in runs(grid)}
+    assert sizes == {"Loners": 6, "Opp.": 6, "1/2": 7, "AB CD": 7}
+    loners = next(run for run in runs(grid) if run[3] == "Loners")
+    assert loners[0] + pdfmetrics.stringWidth("Loners", BOLD, 6) / 2 == pytest.approx(100 + 15)  # centred at 6 pt

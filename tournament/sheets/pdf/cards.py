@@ -22,7 +22,7 @@ from reportlab.platypus import (
 
 from scoring.seats import SEAT_NAMES
 
-from ...selectors import GameLine
+from ...selectors import GameLine, GameSeat
 from ..pdfgrid import Fit, Grid, line_height
 from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, sheet_styles, unbroken
 
@@ -45,13 +45,43 @@ def _loners(made: int, tried: int) -> str:
 @dataclass(frozen=True)
 class TallyCard:
     name: str
-    lines: Sequence[GameLine]
+    lines: Sequence[GameLine]  # the games played (closed) and the byes: their scores
     number: int | None = None  # the player's tally-card number: finds their page
     code: str = ""  # the player's confirmation code: printed here and nowhere public
+    seated: Sequence[GameSeat] = ()  # the games drawn and not yet played: where the player sits
 
 
 # Cards a page -> (columns, rows) of the page's grid.
 LAYOUTS = {1: (1, 1), 2: (1, 2), 4: (2, 2)}
+
+# A progressive card's columns and their widths (None: the partner's, what the others leave). "Initials": an opponent
+# initials the score at the table; a card printed after the game shows theirs. A quarter card (four a page) has every
+# column but Euchres, narrower and under smaller heads, and heads the initials box "Opp.".
+HEADS = ("Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Initials", "Total")
+WIDTHS = {
+    "Game": 13 * mm,
+    "Table": 13 * mm,
+    "Seat": 11 * mm,
+    "Partner": None,
+    "Score": 15 * mm,
+    "Won": 12 * mm,
+    "Loners": 16 * mm,
+    "Euchres": 16 * mm,
+    "Initials": 18 * mm,
+    "Total": 15 * mm,
+}
+QUARTER_WIDTHS = {
+    "Game": 8.5 * mm,
+    "Table": 8.5 * mm,
+    "Seat": 7.5 * mm,
+    "Partner": None,
+    "Score": 8.5 * mm,
+    "Won": 7.5 * mm,
+    "Loners": 10 * mm,
+    "Initials": 9.5 * mm,
+    "Total": 8 * mm,
+}
+LEFT = frozenset({"Game", "Table", "Partner"})  # the columns set from the left; the rest are centred
 
 
 def _card_doc(
@@ -98,11 +128,50 @@ def _card_doc(
     return doc, cell_w - gap - 2 * pad, cell_h - 2 * pad
 
 
+def _game_row(number: int, line: GameLine | None, seat: GameSeat | None, small: bool, size: float) -> list:
+    """A game's row on a progressive card, a cell for each of HEADS: its score once played, where the player sits
+    once it is drawn, else only its number."""
+    if line is not None and line.bye:
+        return [str(number), "bye", "", "", str(line.points), "", "", "", "", str(line.running_total)]
+    if line is not None:
+        return [
+            str(number),
+            str(line.table),
+            line.seat,
+            Fit(line.partner, 6 if small else 8, size if small else 10),
+            str(line.tally),
+            "✓" if line.won else "",
+            _loners(line.extras.loners_made, line.extras.loners_tried),
+            str(line.extras.euchres or ""),
+            Fit(" ".join(initials(name) for name in line.opponents), 6),
+            str(line.running_total),
+        ]
+    if seat is not None and seat.bye:
+        return [str(number), "bye"] + [""] * 8
+    if seat is not None:  # drawn, not played: the opponents initial the box, and the pen writes the rest
+        partner = Fit(seat.partner, 6 if small else 8, size if small else 10)
+        return [str(number), str(seat.table), seat.seat, partner] + [""] * 6
+    return [str(number)] + [""] * 9
+
+
+def _total_row(card: TallyCard) -> list[str]:
+    """The card's total row: the games scored so far; empty, for the pen, while none is (never a printed 0)."""
+    if not card.lines:
+        return ["Total"] + [""] * 9
+    total = card.lines[-1].running_total
+    wins = sum(1 for line in card.lines if line.won)
+    made = sum(line.extras.loners_made for line in card.lines)
+    tried = sum(line.extras.loners_tried for line in card.lines)
+    euchres = sum(line.extras.euchres for line in card.lines)
+    return ["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), "", str(total)]
+
+
 def tally_cards_pdf(
     header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2, progress=None
 ) -> bytes:
-    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score, won, loners, euchres, a box
-    for an opponent's initials (the opponents' own, once the game is played) and the running total.
+    """Tally cards 1, 2 or 4 a page: a row per game with table, seat, partner, score, won, loners, euchres (not on a
+    quarter card), a box for an opponent's initials (the opponents' own, once the game is played) and the running
+    total; a game drawn and not yet played shows its table, seat and partner.
 
     A card with no name is a blank card for a night where names are written in by hand. `progress(done, total)`
     is told, every 25 cards, how far the build has come.
@@ -115,13 +184,16 @@ def tally_cards_pdf(
     if small:  # a quarter card: the name and the night's line smaller, so each stays on as few lines as it can
         title_style = ParagraphStyle("card-small", parent=styles["card"], fontSize=13, leading=16)
         sub_style = ParagraphStyle("sub-small", parent=styles["sub"], fontSize=8.5, leading=11)
-        widths = [11 * mm, 11 * mm, None, 11 * mm, 10 * mm, 13 * mm, 11 * mm]
-        align = ["left", "left", "left", "center", "center", "center", "center"]
+        columns = QUARTER_WIDTHS
+        # Narrow columns under small heads, a little padding each side: room for the partner's name.
+        head_size, pads = 6.0, [3 if head == "Partner" else 2 for head in columns]
     else:
         title_style, sub_style = styles["card"], styles["sub"]
-        widths = [13 * mm, 13 * mm, 11 * mm, None, 15 * mm, 12 * mm, 16 * mm, 16 * mm, 18 * mm, 15 * mm]
-        align = ["left", "left", "center", "left", "center", "center", "center", "center", "center", "center"]
-    widths = [width or card_w - sum(width for width in widths if width) for width in widths]
+        columns, head_size, pads = WIDTHS, size, [6] * len(WIDTHS)
+    kept = [HEADS.index(head) for head in columns]
+    heads = ["Opp." if small and head == "Initials" else head for head in columns]
+    widths = [width or card_w - sum(width for width in columns.values() if width) for width in columns.values()]
+    align = ["left" if head in LEFT else "center" for head in columns]
     head_align = ["left", "left"] + ["center"] * (len(widths) - 2)
     subtitle = " · ".join(
         part for part in (escape(header.night), escape(header.subtitle), unbroken(header.game_end)) if part
@@ -130,47 +202,10 @@ def tally_cards_pdf(
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
-        # "Initials": an opponent initials the score at the table; a card printed after the game shows theirs.
-        rows: list[list] = [
-            ["Game", "Table", "Seat", "Partner", "Score", "Won", "Loners", "Euchres", "Initials", "Total"]
-        ]
-        for number in range(1, games + 1):
-            line = by_round.get(number)
-            if line is not None and line.bye:
-                rows.append([str(number), "bye", "", "", str(line.points), "", "", "", "", str(line.running_total)])
-                continue
-            rows.append(
-                [str(number)]
-                + (
-                    [
-                        str(line.table),
-                        line.seat,
-                        Fit(line.partner, 6 if small else 8, size if small else 10),
-                        str(line.tally),
-                        "✓" if line.won else "",
-                        _loners(line.extras.loners_made, line.extras.loners_tried),
-                        str(line.extras.euchres or ""),
-                        Fit(" ".join(initials(name) for name in line.opponents), 6),
-                        str(line.running_total),
-                    ]
-                    if line
-                    else [""] * 9
-                )
-            )
-        total = card.lines[-1].running_total if card.lines else 0
-        wins = sum(1 for line in card.lines if line.won)
-        made = sum(line.extras.loners_made for line in card.lines)
-        tried = sum(line.extras.loners_tried for line in card.lines)
-        euchres = sum(line.extras.euchres for line in card.lines)
-        if card.lines or card.name:
-            rows.append(
-                ["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), "", str(total)]
-            )
-        else:  # a blank card: the player adds it up
-            rows.append(["Total", "", "", "", "", "", "", "", "", ""])
-        if small:  # a quarter page: the columns a player fills in by hand, smaller
-            rows = [[row[0], row[1], row[3], row[4], row[5], row[8], row[9]] for row in rows]
-            rows[0][5] = "Opp."
+        seated = {seat.round: seat for seat in card.seated}
+        every = [_game_row(n, by_round.get(n), seated.get(n), small, size) for n in range(1, games + 1)]
+        every.append(_total_row(card))
+        rows: list[list] = [heads] + [[row[column] for column in kept] for row in every]
         name = card.name or "Name: ______________________"
         title = Paragraph(escape(name + _number_and_code(card.number, card.code)), title_style)
         # The rows share what the card has left once its heading and the grid's head row are set, so the whole card
@@ -186,7 +221,9 @@ def tally_cards_pdf(
             size=size,
             align=align,
             head_align=head_align,
+            pads=pads,
             bold_rows=[-1],
+            head_size=head_size,
         )
         story.append(KeepTogether([title, Paragraph(subtitle, sub_style), Spacer(1, 3 * mm), table]))
         if index + 1 < len(cards):

@@ -8,7 +8,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from ...selectors import NightClose
 from .common import BOLD, FONT, SheetHeader, escape, page_doc, sheet_styles
@@ -68,6 +68,21 @@ def prize_sheet_pdf(header: SheetHeader, close: NightClose) -> bytes:
     return buffer.getvalue()
 
 
+# A section no taller than this part of the page is kept whole (moved on to the next page when it does not fit the
+# rest of this one); a longer one starts where it is, once its heading and a few lines fit, and runs on.
+WHOLE_SECTION = 1 / 4
+FIRST_LINES = 3
+
+
+def _section(table: Table, width: float, page_height: float) -> list:
+    """A section of the reconciliation where it is best placed: whole, or run on over the page."""
+    height = table.wrap(width, page_height)[1]
+    if height <= page_height * WHOLE_SECTION:
+        return [KeepTogether([table])]
+    heading_and_first = sum(table._rowHeights[: FIRST_LINES + 1])  # each row's height, as the wrap above set it
+    return [CondPageBreak(heading_and_first), table]
+
+
 def reconciliation_pdf(header: SheetHeader, close: NightClose) -> bytes:
     """The cash from the door to the prize table, a section at a time, with a line for two people to sign."""
     buffer = io.BytesIO()
@@ -77,7 +92,8 @@ def reconciliation_pdf(header: SheetHeader, close: NightClose) -> bytes:
     sections: dict[str, list] = {}
     for line in close.figures:
         sections.setdefault(line.section, []).append(line)
-    for section, lines in sections.items():  # each section kept on one page, its heading with it
+    tables = []
+    for section, lines in sections.items():
         rows: list[list] = [[section, ""]]
         style: list[tuple] = [
             ("FONTNAME", (0, 0), (-1, -1), FONT),
@@ -96,7 +112,10 @@ def reconciliation_pdf(header: SheetHeader, close: NightClose) -> bytes:
                     ("FONTNAME", (1, len(rows) - 1), (1, len(rows) - 1), BOLD),
                     ("LINEABOVE", (1, len(rows) - 1), (1, len(rows) - 1), 0.6, RULE),
                 ]
-        story += [KeepTogether([Table(rows, colWidths=[doc.width - 45 * mm, 45 * mm], style=style)]), Spacer(1, 4 * mm)]
+        # A section too long to keep whole runs on over the page with its heading repeated.
+        tables.append(Table(rows, colWidths=[doc.width - 45 * mm, 45 * mm], style=style, repeatRows=1))
+    for table in tables[:-1]:
+        story += [*_section(table, doc.width, doc.height), Spacer(1, 4 * mm)]
     close_ = close.reconciliation
     check = (
         "The house keeps the net entry money less the prize money paid, and what the side pots leave it; that is also "
@@ -110,9 +129,13 @@ def reconciliation_pdf(header: SheetHeader, close: NightClose) -> bytes:
         colWidths=[doc.width / 2] * 2,
         style=[("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 11)],
     )
-    last = story.pop(-2)  # the house's section stays on the page with the note and the signatures
-    story[-1:] = [
-        KeepTogether([last, Spacer(1, 4 * mm), Paragraph(escape(check), styles["sub"]), Spacer(1, 12 * mm), signatures])
-    ]
+    # The house's section (the last) stays on one page with the note and the signatures, after whatever came before
+    # it on the same page when they fit there.
+    house = tables[-1:] if tables else []
+    story.append(
+        KeepTogether(
+            [*house, Spacer(1, 4 * mm), Paragraph(escape(check), styles["sub"]), Spacer(1, 12 * mm), signatures]
+        )
+    )
     doc.build(story)
     return buffer.getvalue()
