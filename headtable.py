@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
+NODE_MODULES = ROOT / "node_modules"
 VAR = ROOT / "var"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
@@ -277,6 +278,27 @@ def _ensure_chromium() -> bool:
     return bool(shutil.which("chromium"))
 
 
+def ensure_node_modules() -> bool:
+    """node_modules/ as package-lock.json pins it (axe-core, the browser tests' accessibility checks), installed with
+    `npm ci` unless the same package files were installed already. False when it could not be: no npm here, or npm
+    failed (an offline laptop with nothing in npm's cache)."""
+    digest = hashlib.sha256()
+    for name in ("package.json", "package-lock.json"):
+        digest.update((ROOT / name).read_bytes())
+    stamp = NODE_MODULES / ".installed-headtable"  # inside node_modules/: `npm ci` starts it afresh, stamp and all
+    if stamp.exists() and stamp.read_text() == digest.hexdigest():
+        return True
+    npm = shutil.which("npm")
+    if npm is None:
+        return False
+    say("installing package-lock.json into node_modules (npm ci)")
+    quiet = ["--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
+    if subprocess.run([npm, "ci", *quiet], cwd=ROOT).returncode:
+        return False
+    stamp.write_text(digest.hexdigest())
+    return True
+
+
 # Which tests each pass runs (the markers are set in tests/conftest.py; the README's "The tests" says why).
 FIRST_PASS = "not postgres"
 SECOND_PASS = "not e2e and not once"
@@ -333,6 +355,12 @@ def test(pytest_args: list[str]) -> int:
     marks = FIRST_PASS if browser else f"{FIRST_PASS} and not e2e"
     if not browser:
         say("no Chromium here: the browser tests are left out of this run")
+    elif not ensure_node_modules():
+        # The browser tests check every screen with axe-core (tests/e2e/axe.py); CI never skips that check.
+        if in_ci:
+            say("npm is needed to install axe-core for the browser tests' accessibility checks and could not")
+            return 1
+        say("no npm here (or `npm ci` failed): the browser tests run without their accessibility checks (axe-core)")
     say(f"pass 1 of 2: SQLite and the filesystem broker (the venue default), every test ({test_workers()} processes)")
     started = time.monotonic()
     first = subprocess.run(pytest_command(marks, pytest_args), cwd=ROOT, env=env).returncode

@@ -1,7 +1,8 @@
 """The room display as a hall reads it, in a real browser: 13, 40 and 400 players at 1920×1080 and 1280×720.
 
 A seat line's type is at least 4.5% of the screen's height, the sound button covers nothing, nothing runs off the
-screen, and the corner carries a QR code of "find your table". Screenshots in test-artifacts/e2e/display-*.png.
+screen, and the corner carries a QR code of "find your table"; axe-core checks each at 1080p (tests/e2e/axe.py).
+Screenshots in test-artifacts/e2e/display-*.png.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import random
 
 import pytest
 
+from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -72,6 +74,8 @@ def test_the_room_display_reads_from_the_back_of_the_hall(live_server, browser):
             assert page.locator(".room-qr").count() == 1
             assert "Find your table on your phone" in page.inner_text(".room-foot")
             page.screenshot(path=str(ARTIFACTS / f"display-{label}-{players}.png"))
+            if label == "1080p":
+                axe(page, f"room-display-{players}")
         page.close()
 
 

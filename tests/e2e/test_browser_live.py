@@ -4,13 +4,14 @@ Table 2's two phones, the head table's phone and the keeper's desk stay open thr
 each follows the start, the other phone's hands, the bell, "Game over", the next game and the end of the night
 within a poll. Everything after the setup is done through the pages, as the room would. A screenshot of table 2's
 phone is taken in each state of the game (phone size) and of the desk (projector size), in
-test-artifacts/e2e/live-*.png.
+test-artifacts/e2e/live-*.png; axe-core checks the phone and the desk in each (tests/e2e/axe.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -75,6 +76,8 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
     first, second, head = phone_at(2), phone_at(2), phone_at(1)
     first.wait_for_selector("text=Waiting for the start of game 1")
     shot(first, "phone-1-seated")
+    axe(first, "table-seated")
+    axe(desk, "desk-seated")
 
     org.click("button:has-text('Start game 1')")
     for phone in (first, second, head):  # the start reaches the phones and the desk by their polls
@@ -82,6 +85,8 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
     desk.wait_for_selector("text=Waiting for tables 1, 2.", timeout=POLL)
     shot(first, "phone-2-playing")
     shot(desk, "desk-1-playing")
+    axe(first, "table-playing")
+    axe(desk, "desk-playing")
 
     for phone in (first, second, head):
         phone.click("text=Or enter it hand by hand")
@@ -104,9 +109,11 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
     first.wait_for_selector("text=Something wrong? Tell the score keeper", timeout=POLL)
     assert first.locator("text=Undo hand").count() == 0  # a game that is in is changed only at the desk
     shot(first, "phone-5-in")
+    axe(first, "table-hands-in")
     desk.wait_for_selector("#desk-2 .ok", timeout=POLL)  # table 2 is in on the desk, without a reload
     desk.wait_for_selector("text=Waiting for table 1.", timeout=POLL)
     shot(desk, "desk-2-table-2-in")
+    axe(desk, "desk-a-table-in")
 
     game_over(head, codes[1])  # every table is in after the bell: game 1 closes and game 2 starts
     for phone in (first, second):
@@ -115,6 +122,7 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
     desk.wait_for_selector("text=Open game 2's desk", timeout=POLL)
     assert desk.locator("input[name=t2-reason]").count() == 1  # the closed game's correction form, with its box
     shot(desk, "desk-3-game-1-closed")
+    axe(desk, "desk-game-closed")
 
     # Game 2 from paper slips at the desk, after the organizer's bell; the last slip ends the night.
     desk.click("text=Open game 2's desk")
@@ -128,10 +136,12 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
         desk.wait_for_selector(f"#desk-{table} .ok", timeout=POLL)
     first.wait_for_selector(".table-state.state-closed", timeout=POLL)
     shot(first, "phone-7-night-over")
+    axe(first, "table-night-over")
     org.wait_for_selector("text=The night is over", timeout=POLL)
     small = organizer.new_page()  # the keeper's desk on a phone: every table a card, nothing off the screen
     small.set_viewport_size(PHONE)
     small.goto(f"{base}/nights/{night.pk}/desk/")
     assert small.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(small, "desk-4-on-a-phone")
+    axe(small, "desk-on-a-phone")
     organizer.close()

@@ -2,7 +2,8 @@
 
 An organizer registers 16 players, draws and starts the first game; four tables enter their hands through their
 own links on phone-sized pages; the head table's last hand rings the bell; the next game is seated and started;
-after the last game the standings PDF is downloaded. Screenshots of each step go to test-artifacts/e2e/.
+after the last game the standings PDF is downloaded. Every screen on the way passes axe-core (tests/e2e/axe.py).
+Screenshots of each step go to test-artifacts/e2e/.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -65,19 +67,25 @@ def game_over(phone, codes: dict[str, str]) -> None:
     phone.wait_for_selector("#hand-panel .done-note")
 
 
-def new_night(live_server, browser, django_user_model, settings, name: str, **choices: str):
+def new_night(live_server, browser, django_user_model, settings, name: str, check: bool = False, **choices: str):
     """The organizer logged in at projector size, a new two-game night made from the form (`choices`: a select's
-    id -> the option), its page open: the page."""
+    id -> the option), its page open: the page. `check`: run axe on the login page, the nights list and the form."""
     # The test's server listens on this machine only: the address phones use is its own (at a venue, the run
     # command's server listens on the Wi-Fi too, and the laptop's Wi-Fi address is the one printed).
     settings.PHONE_URL = live_server.url
     django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
     desk = browser.new_page(viewport={"width": 1920, "height": 1080})
     desk.goto(f"{live_server.url}/")
+    if check:
+        axe(desk, "login")
     desk.fill("#id_username", "organizer")
     desk.fill("#id_password", "euchre-night-1")
     desk.click("button.primary")
+    if check:
+        axe(desk, "nights-list")
     desk.click("text=New night")
+    if check:
+        axe(desk, "night-new")
     desk.fill("#id_name", name)
     desk.fill("#id_games", "2")
     for select, option in choices.items():
@@ -87,29 +95,43 @@ def new_night(live_server, browser, django_user_model, settings, name: str, **ch
 
 
 def test_a_whole_night_in_the_browser(live_server, browser, django_user_model, settings):
-    desk = new_night(live_server, browser, django_user_model, settings, "Browser night")
+    desk = new_night(live_server, browser, django_user_model, settings, "Browser night", check=True)
+    axe(desk, "night-empty")
     desk.fill("#id_names", NAMES)
     desk.click("text=Add everyone")
     desk.wait_for_selector("text=16 checked in")
+    axe(desk, "night-registered")
     shot(desk, "01-registered")
     desk.click("text=Draw the opening seating")
     desk.wait_for_selector("text=Start game 1")
+    axe(desk, "night-seated")
     desk.click("text=Start game 1")
     desk.wait_for_selector("text=Game 1 of 2 is being played")
+    axe(desk, "night-playing")
     shot(desk, "02-game-1-started")
     night_url = desk.url
 
     desk.click("text=Table links")
     links = [a.get_attribute("href") for a in desk.query_selector_all(".link-url a")]
     assert len(links) == 4
+    axe(desk, "table-links")
     shot(desk, "03-table-links")
     phones = []
     for link in links:
         phone = browser.new_page(viewport={"width": 390, "height": 844})
         phone.on("dialog", lambda dialog: dialog.accept())  # "End this table's game at 5–3?"
         phone.goto(link)
+        if not phones:
+            axe(phone, "table-totals")
         phone.click("text=Or enter it hand by hand")
         phones.append(phone)
+    head = phones[0]
+    axe(head, "table-hands-first-dealer")  # the first dealer's chips, who called
+    head.click(".big-buttons.four a >> nth=0")
+    head.wait_for_selector("button[name=tricks]")
+    axe(head, "table-hands-tricks")  # "change", the tricks' buttons
+    head.click(".called a.chip")  # "change": back to who called
+    head.wait_for_selector(".big-buttons.four a")
 
     for game in (1, 2):
         if game == 2:
@@ -123,16 +145,23 @@ def test_a_whole_night_in_the_browser(live_server, browser, django_user_model, s
         shot(phones[0], f"04-game-{game}-head-table-done")
         phones[1].wait_for_selector(".table-state.state-bell", timeout=15_000)  # within a poll, no reload
         shot(phones[1], f"05-game-{game}-bell-at-table-2")
+        if game == 1:
+            axe(phones[0], "table-hands-all-in")  # the hands' table, undo, the codes for "Game over"
+            axe(phones[1], "table-hands-bell")
         for phone in phones[1:]:  # each records the hand it was playing at the bell
             play_hand(phone)
         for table, phone in enumerate(phones, start=1):  # and every table, the head table too, says "Game over"
             game_over(phone, codes_at("Browser night", table))
+            if game == 1 and table == 1:
+                axe(phone, "table-hands-game-over")
         desk.goto(night_url)
         shot(desk, f"06-after-game-{game}")
         if game == 1:
             assert "Game 2 of 2 is being played" in desk.content()
+            axe(desk, "night-game-2")  # the standings after game 1 too
 
     assert "The night is over" in desk.content()
+    axe(desk, "night-over")
     with desk.expect_download() as download:
         desk.click("text=Download the standings (PDF)")
     pdf = Path(download.value.path()).read_bytes()

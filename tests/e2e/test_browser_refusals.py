@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -30,3 +31,4 @@ def test_a_paste_past_the_form_limit_says_why_above_the_box(live_server, browser
     page.screenshot(path=str(ARTIFACTS / "refused-paste.png"))
     assert alert.text_content() == "The page sent more than the app takes at once (2.6 MB). Nothing was saved."
     assert night.entries.count() == 0
+    axe(page, "night-refused-on-a-phone")

@@ -5,13 +5,15 @@ The organizer makes a night whose answer to "not a multiple of four" is tables o
 draws: one table of four and three tables of three, nobody sitting out. The keeper types every paper slip at the
 desk (two boxes at the table of four, a box for each player at a table of three, a bad box refused beside it) and
 closes the game; the second game is seated the same way, again with no byes; the player at a table of three reads
-on their phone that it is three-handed. Screenshots go to test-artifacts/e2e/.
+on their phone that it is three-handed. axe-core checks the desk, the player's page and the chart (tests/e2e/axe.py).
+Screenshots go to test-artifacts/e2e/.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_browser_night import NAMES, new_night
 
@@ -73,6 +75,7 @@ def test_a_night_of_thirteen_with_tables_of_three_in_the_browser(live_server, br
     desk.wait_for_selector("#desk-2 .error")
     assert "Enter a whole number of points." in desk.locator("#desk-2").inner_text()
     shot(desk, "desk-refused")
+    axe(desk, "desk-threes-refused")
     _slips(desk, 1)
     desk.click("text=Close game 1")  # the night runs by itself: game 2 is seated and started at once
     desk.wait_for_selector("text=Keeper's desk · game 2")
@@ -87,6 +90,7 @@ def test_a_night_of_thirteen_with_tables_of_three_in_the_browser(live_server, br
     phone.wait_for_selector("text=A table of three")
     assert "Table 4" in phone.content()
     shot(phone, "phone-player")
+    axe(phone, "player-page")
 
     desk.goto(f"{base}/nights/{night.pk}/desk/")
     _slips(desk, 2)
@@ -129,6 +133,7 @@ def test_a_rotation_chart_and_a_fixed_partners_night_with_tables_of_three_in_the
         desk.goto(f"{base}/nights/{night.pk}/chart/")
         desk.wait_for_selector("text=tables of three at the tail so nobody sits out")
         shot(desk, "rotation-chart")
+        axe(desk, "chart")
     to_target = movement == "winners-stay"  # games to 10: the game closes once every table is in
     slips = {"four": ("10", "4"), "three": ("10", "3", "2"), "to_target": to_target} if to_target else {}
     desk.goto(f"{base}/nights/{night.pk}/desk/")
