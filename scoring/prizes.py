@@ -142,6 +142,11 @@ def eligible(rule: Eligible, standing: Standing, player: Player, games_closed: i
     )
 
 
+def label(key: str) -> str:
+    """A prize as the sheets name it: "High score", "Most loners", "High score, lady"."""
+    return PRIZES.get(key) or f"High score, {key[5:]}"
+
+
 def valid_prize(key: str) -> bool:
     """A prize key: one of PRIZES, or "high:<category>" for the high score within a category of players."""
     return key in PRIZES or (key.startswith("high:") and len(key) > 5)
@@ -238,6 +243,5 @@ def award(
         if len(ids) > 1 and frozenset(ids) == level and drawn in level:
             ids, value = (drawn,), f"{value} (won the draw)"
         taken.update(ids)
-        label = PRIZES.get(key) or f"High score, {key[5:]}"
-        results.append(Award(key, label, ids, value))
+        results.append(Award(key, label(key), ids, value))
     return results

@@ -7,11 +7,22 @@ from collections.abc import Sequence
 from django import forms
 from django.core.exceptions import ValidationError
 
+from scoring.prizes import PRIZES
 from scoring.rules import PRESET_TARGETS
 
 from .engine import money
 from .imports import MAX_BYTES as MAX_IMPORT_BYTES
-from .models import NAME_LENGTH, NIGHT_SETTINGS, WINNERS_STAY_TARGET, Draw, Night, Player, PotLine
+from .models import (
+    DEFAULT_PRIZES,
+    NAME_LENGTH,
+    NIGHT_SETTINGS,
+    WINNERS_STAY_TARGET,
+    Draw,
+    Night,
+    Player,
+    PotLine,
+    prizes_refusal,
+)
 from .services.nights import LATER_SETTINGS, NIGHT_LENGTH
 
 
@@ -29,10 +40,69 @@ def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, st
         form.add_error(None, error.messages)
 
 
+class CentsField(forms.CharField):
+    """An amount typed at the cash box ("20", "20.50"), cleaned to integer cents (`tournament.engine.money`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 20)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "size": 8}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, value):
+        text = super().clean(value)
+        if not text:
+            return None
+        try:
+            return money.parse_cents(text)
+        except money.MoneyError as error:
+            raise ValidationError(str(error)) from error
+
+    def has_changed(self, initial, data) -> bool:
+        """An amount typed as "20" where the form showed "20.00" is the same amount: no change."""
+        try:
+            return self.clean(initial or "") != self.clean(data or "")
+        except ValidationError:
+            return True
+
+
+PRIZES_HELP = (
+    "Each prize once, in order, with its money if it pays any: a share of the pot or an amount, e.g. "
+    "“high 40%, low 30%, loners 30%”, “high $20, low”, or just “high, low, loners”. Prizes: "
+    f"{', '.join(PRIZES)}, and high:<category> (e.g. high:lady)."
+)
+
+
 class NightForm(forms.ModelForm):
+    """A night's settings: a short form (the name, the date, the movement, the games, the entry price and the
+    prizes with their money, each with the classic default) and the rest under "More settings"."""
+
+    # The short form, row by row; every other setting is in MORE, under its heading (a setting in neither is shown
+    # under the last, so none is ever left off the page).
+    SHORT = (("name",), ("date", "games"), ("movement",), ("price", "currency"), ("prizes",))
+    MORE = (
+        ("The night", ("venue", "paper")),
+        (
+            "How a game ends",
+            (
+                "hands_per_game",
+                "head_table_ends",
+                "points_target",
+                "minutes_per_game",
+                "warning_minutes",
+                "auto_advance",
+                "break_after",
+                "break_minutes",
+            ),
+        ),
+        ("Who sits where", ("fill", "bye_credit", "bye_points", "numbering", "substitutes")),
+        ("Scores", ("scoring", "tie_rule", "confirm_results")),
+        ("Standings and prizes", ("rank_by", "tie_chain", "final_draw", "one_prize_each", "prize_rules")),
+    )
+
     class Meta:
         model = Night
-        fields = list(NIGHT_SETTINGS)
+        # The prizes are a field of the form's own (named with their money), written by the services.
+        fields = [name for name in NIGHT_SETTINGS if name != "prizes"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
         help_texts = {
             "games": "Ten is the classic night.",
@@ -48,6 +118,27 @@ class NightForm(forms.ModelForm):
             "they fall behind on points; the low-score prize still goes only to players who played every game.",
         }
 
+    price = CentsField(
+        label="Entry price",
+        required=False,
+        help_text="What each player pays; empty: free. A price at the door or a member's price apart from it: on "
+        "the Money page.",
+    )
+    currency = forms.CharField(
+        label="Currency",
+        required=False,
+        max_length=3,
+        initial="USD",
+        widget=forms.TextInput(attrs={"size": 4, "autocapitalize": "characters", "autocomplete": "off"}),
+    )
+    prizes = forms.CharField(
+        label="Prizes and their money",
+        max_length=200,
+        initial=money.prizes_text(money.Prize(key) for key in DEFAULT_PRIZES.split(",")),
+        error_messages={"required": "Name at least one prize, e.g. “high, low”."},
+        help_text=PRIZES_HELP,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
     # Empty means the movement's own rule (winners-stay plays to 10), or else the scoring preset's (a bid game's own
     # target), or none; 0 means none.
     points_target = forms.IntegerField(
@@ -65,22 +156,62 @@ class NightForm(forms.ModelForm):
         "with a bid game's preset, which plays to its own (Indiana double deck 50, Pfeffer 42, Buck 25…). "
         "0: no target.",
     )
+    # What the night's money may change at any time, as on the Money page (the prizes are among LATER_SETTINGS).
+    ANY_TIME = ("price", "currency")
 
     def __init__(self, *args, editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["numbering"].required = False  # only rotation nights use it
         self.fields["points_target"].widget.attrs.update(inputmode="numeric", size=3)
+        self.fields["price"].widget.attrs.update(placeholder="free")
         night = self.instance
         if editing:
             # A night without a target shows 0, so that saving the form again keeps it without one.
             self.initial["points_target"] = night.points_target if night.points_target is not None else 0
+            self.initial.update(prizes=night.prizes_text, price=money.typed(night.price_pre), currency=night.currency)
+            if night.price_door != night.price_pre:
+                door = money.shown(night.price_door, night.currency)
+                self.fields["price"].label = "Entry price (pre-registered)"
+                self.fields["price"].help_text = f"At the door: {door}, set apart on the Money page."
             if night.status != Night.Status.SETUP:
                 for name, field in self.fields.items():
-                    if name not in LATER_SETTINGS + NIGHT_LENGTH:
+                    if name not in LATER_SETTINGS + NIGHT_LENGTH and name not in self.ANY_TIME:
                         field.disabled = True  # shown as it is; a posted value is ignored
+
+    def short(self) -> list[list[forms.BoundField]]:
+        """The short form's rows of fields."""
+        return [[self[name] for name in row] for row in self.SHORT]
+
+    def more(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """The settings under "More settings", under their headings; any setting not placed goes under the last."""
+        placed = {name for row in self.SHORT for name in row} | {name for _, names in self.MORE for name in names}
+        groups = [(title, [self[name] for name in names]) for title, names in self.MORE]
+        groups[-1][1].extend(self[name] for name in self.fields if name not in placed)
+        return groups
+
+    def more_errors(self) -> bool:
+        """Whether a setting under "More settings" is refused (the section then opens by itself)."""
+        return any(field.errors for _, fields in self.more() for field in fields)
 
     def clean_numbering(self):
         return self.cleaned_data.get("numbering") or Night.Numbering.ARRIVAL
+
+    def clean_prizes(self):
+        """The prizes as typed, once they read as prizes with their money (the services store them)."""
+        text = self.cleaned_data["prizes"]
+        try:
+            refusal = prizes_refusal([prize.key for prize in money.parse_prizes(text)])
+        except money.MoneyError as error:
+            refusal = str(error)
+        if refusal:
+            raise ValidationError(refusal)
+        return text
+
+    def clean_price(self):
+        return self.cleaned_data.get("price") or 0  # empty: free
+
+    def clean_currency(self):
+        return self.cleaned_data.get("currency", "").strip() or None  # empty: as it is (a new night: USD)
 
     def clean(self):
         data = super().clean()
@@ -166,35 +297,11 @@ class WishesForm(forms.Form):
     )
 
 
-class CentsField(forms.CharField):
-    """An amount typed at the cash box ("20", "20.50"), cleaned to integer cents (`tournament.engine.money`)."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("max_length", 20)
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "size": 8}))
-        super().__init__(*args, **kwargs)
-
-    def clean(self, value):
-        text = super().clean(value)
-        if not text:
-            return None
-        try:
-            return money.parse_cents(text)
-        except money.MoneyError as error:
-            raise ValidationError(str(error)) from error
-
-
 class MoneySettingsForm(forms.Form):
     currency = forms.CharField(label="Currency (three letters)", max_length=3, initial="USD")
     pre = CentsField(label="Pre-registered price", error_messages={"required": "Type a price, 0 for free."})
     door = CentsField(label="Price at the door", error_messages={"required": "Type a price, 0 for free."})
     member = CentsField(label="A member's price (empty: the pre-registered price)", required=False)
-    payouts = forms.CharField(
-        label="Prize money (empty: none)",
-        required=False,
-        max_length=200,
-        help_text="Each prize and its money, a share of the pot or an amount: “high 50%, second 30%, low $10”.",
-    )
     house_share = forms.IntegerField(
         label="The house keeps (percent of the entry money)",
         min_value=0,

@@ -70,6 +70,13 @@ WINNERS_STAY_PRIZES = "champion,second,third,high,low,loners"
 WINNERS_STAY_TARGET = 10
 
 
+def prizes_refusal(keys: Sequence[str]) -> str:
+    """Why a night cannot award these prizes ("" when each is a prize)."""
+    if unknown := [key for key in keys if not valid_prize(key)]:
+        return f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)} or high:<category>."
+    return ""
+
+
 def _comma_list(text: str) -> list[str]:
     """A setting written as words between commas: each word, without the spaces and the empty ones."""
     return [key.strip() for key in text.split(",") if key.strip()]
@@ -293,12 +300,30 @@ class Night(models.Model):
         """The night's prizes as the organizer wrote them: their keys, in order."""
         return _comma_list(self.prizes)
 
+    def prize_list(self) -> list[money.Prize]:
+        """The night's prizes in order, each with its money (`payouts`) or none."""
+        payouts = money.parse_payouts(self.payouts)
+        return [money.Prize(key, payouts.get(key)) for key in self.prize_keys]
+
+    @property
+    def prizes_text(self) -> str:
+        """The prizes and their money as the organizer types them, the one way: "high 40%, low 30%, loners 30%"."""
+        return money.prizes_text(self.prize_list(), self.currency)
+
     def clean(self):
         errors = {}
         if unknown := [key for key in self.tie_keys if key not in METRICS]:
             errors["tie_chain"] = f"Unknown tie-break {unknown[0]!r}: use {', '.join(METRICS)}."
-        if unknown := [key for key in self.prize_keys if not valid_prize(key)]:
-            errors["prizes"] = f"Unknown prize {unknown[0]!r}: use {', '.join(PRIZES)} or high:<category>."
+        if refusal := prizes_refusal(self.prize_keys):
+            errors["prizes"] = refusal
+        try:  # a backup's prize money is read as the Money page reads it, or refused
+            money.parse_payouts(self.payouts)
+        except money.MoneyError as error:
+            errors["payouts"] = str(error)
+        try:
+            money.currency_code(self.currency)
+        except money.MoneyError as error:
+            errors["currency"] = str(error)
         try:
             parse_eligibility(self.prize_rules)
         except ValueError as error:

@@ -89,6 +89,8 @@ def new_night(live_server, browser, django_user_model, settings, name: str, chec
     desk.fill("#id_name", name)
     desk.fill("#id_games", "2")
     for select, option in choices.items():
+        if not desk.is_visible(f"#id_{select}"):
+            desk.click("summary:has-text('More settings')")  # the settings past the short form
         desk.select_option(f"#id_{select}", option)
     desk.click("text=Create the night")
     return desk

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 METHODS = ("cash", "card", "e-transfer", "comp")  # "comp": let in free, counted as paid, no money in
 KINDS = ("pre", "door", "member")  # which price a player pays: pre-registered, at the door, a member's
+MAX_CENTS = 10_000_00  # the most one amount at the door may be: a typing slip past it is refused
 SYMBOLS = {"USD": "$", "CAD": "$", "AUD": "$", "NZD": "$", "GBP": "£", "EUR": "€", "IEP": "£"}
 
 
@@ -138,7 +139,7 @@ def parse_cents(text: str) -> int:
     if dot and (not part.isdecimal() or len(part) > 2):
         raise MoneyError("Type at most two figures after the point (cents).")
     cents = int(whole or "0") * 100 + (int(part.ljust(2, "0")) if dot else 0)
-    if cents > 10_000_00:
+    if cents > MAX_CENTS:
         raise MoneyError("That is more than 10,000: check the amount.")
     return cents
 
@@ -177,6 +178,21 @@ class PrizeMoney:
     left_over: int
 
 
+def _payout(amount: str) -> Payout:
+    """A prize's money as written: a share of the pot ("40%") or an amount ("$20", "20.50")."""
+    if amount.endswith("%"):
+        number = amount[:-1]
+        if not number.isdecimal() or not 0 < int(number) <= 100:
+            raise MoneyError(f"A share of the pot is 1% to 100%, not “{amount}”.")
+        return Payout(percent=int(number))
+    return Payout(cents=parse_cents(amount))
+
+
+def _shares_fit(payouts: Iterable[Payout]) -> None:
+    if sum(payout.percent or 0 for payout in payouts) > 100:
+        raise MoneyError("The shares of the pot add up to more than 100%.")
+
+
 def parse_payouts(text: str) -> dict[str, Payout]:
     """The organizer's payouts, e.g. "high 50%, second 30%, third 20%" or "high $50, low 10": prize -> payout."""
     payouts: dict[str, Payout] = {}
@@ -189,16 +205,79 @@ def parse_payouts(text: str) -> dict[str, Payout]:
             raise MoneyError(f"Write each prize and its money, like “high 50%” or “low $10”, not “{part}”.")
         if key in payouts:
             raise MoneyError(f"“{key}” is paid twice.")
-        if amount.endswith("%"):
-            number = amount[:-1]
-            if not number.isdecimal() or not 0 < int(number) <= 100:
-                raise MoneyError(f"A share of the pot is 1% to 100%, not “{amount}”.")
-            payouts[key] = Payout(percent=int(number))
-        else:
-            payouts[key] = Payout(cents=parse_cents(amount))
-    if sum(payout.percent or 0 for payout in payouts.values()) > 100:
-        raise MoneyError("The shares of the pot add up to more than 100%.")
+        payouts[key] = _payout(amount)
+    _shares_fit(payouts.values())
     return payouts
+
+
+# --- the prizes as the organizer names them, each once, with its money or none ----------------------------------
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One prize of the night, in the organizer's words ("high", "high:lady"), with its money (None: an item, or
+    nothing but the honour)."""
+
+    key: str
+    payout: Payout | None = None
+
+
+def _is_money(word: str) -> bool:
+    """Whether the last word of a prize is its money: a share ("40%") or an amount ("$20", "20", "20.50")."""
+    return word.endswith("%") or word[:1] in ("$", "£", "€", ".") or word[:1].isdecimal()
+
+
+def parse_prizes(text: str) -> list[Prize]:
+    """The night's prizes as the organizer writes them in the one place they are named, in order, each once and
+    each with its money if it carries any: "high 40%, low 30%, loners 30%", "high, low, loners", "high $20, low".
+
+    The prize's name is folded to lower case ("High" is "high"; a category after "high:" is kept as typed). Refused
+    (MoneyError, in words) where a prize is named twice, an amount is not one, or the shares pass 100%. Whether a
+    name is a prize is the prize table's to say (`scoring.prizes.valid_prize`)."""
+    prizes: list[Prize] = []
+    for part in (" ".join(piece.split()) for piece in text.split(",")):
+        if not part:
+            continue
+        key, _, last = part.rpartition(" ")
+        payout = None
+        if key and _is_money(last):
+            payout = _payout(last)
+        elif _is_money(part):
+            raise MoneyError(f"Name the prize its money is for, like “high {part}”, not “{part}” alone.")
+        else:
+            key = part
+        name, colon, category = key.partition(":")
+        key = name.strip().casefold() + colon + category.strip()
+        if any(prize.key == key for prize in prizes):
+            raise MoneyError(f"“{key}” is named twice: name each prize once, with its money.")
+        prizes.append(Prize(key, payout))
+    _shares_fit(prize.payout for prize in prizes if prize.payout)
+    return prizes
+
+
+def payout_words(payout: Payout, currency: str = "USD") -> str:
+    """A prize's money as the prize list writes it, to be read back the same: "40%", "$20", "£20.50" (a currency
+    without a symbol: "20"). No thousands comma: the comma parts the prizes."""
+    if payout.percent is not None:
+        return f"{payout.percent}%"
+    whole, part = divmod(payout.cents or 0, 100)
+    return f"{SYMBOLS.get(currency, '')}{whole}{f'.{part:02d}' if part else ''}"
+
+
+def prizes_text(prizes: Iterable[Prize], currency: str = "USD") -> str:
+    """The prizes in the one way they are written everywhere: "high 40%, low 30%, loners $20" (`parse_prizes` reads
+    it back to the same prizes)."""
+    return ", ".join(
+        prize.key + (f" {payout_words(prize.payout, currency)}" if prize.payout else "") for prize in prizes
+    )
+
+
+def currency_code(text: str) -> str:
+    """A currency as the night keeps it: three letters, in capitals ("usd" is "USD")."""
+    code = text.strip().upper()
+    if len(code) != 3 or not code.isascii() or not code.isalpha():
+        raise MoneyError("A currency is three letters: USD, CAD, GBP, EUR…")
+    return code
 
 
 def pot(net: int, house_percent: int) -> tuple[int, int]:

@@ -9,10 +9,12 @@ from .draws import DrawView, draw_on_display, night_draws
 from .money import (
     DoorMoney,
     NightClose,
+    OfferedPrize,
     PrizePayouts,
     door_money,
     night_close,
     night_pots,
+    night_prizes,
     prize_payouts,
     standings_with_money,
 )
@@ -112,6 +114,7 @@ __all__ = [
     "NightRows",
     "NightSignUps",
     "NightStandings",
+    "OfferedPrize",
     "PhoneRoom",
     "Place",
     "PlayerGame",
@@ -149,6 +152,7 @@ __all__ = [
     "night_draws",
     "night_entries",
     "night_pots",
+    "night_prizes",
     "night_record",
     "night_signups",
     "night_stamp",

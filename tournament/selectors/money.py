@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scoring.prizes import parse_eligibility
+from scoring.prizes import label, parse_eligibility
 from tournament.engine import money
 from tournament.models import Entry, Night, Payment, PotLine
 
@@ -173,6 +173,31 @@ def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) 
         paid=money.shown(paid, currency),
         left=money.shown(pot_cents - shared, currency),
     )
+
+
+@dataclass(frozen=True)
+class OfferedPrize:
+    """One prize of the night as the Money page lists it, before anyone has won it."""
+
+    key: str
+    label: str  # "High score"
+    money: str  # "40% of the pot: $86.40", "$20.00", "" (no money)
+
+
+def night_prizes(night: Night, net: int) -> list[OfferedPrize]:
+    """The night's prizes in order, each with its money: a share as a percent and what it is of the pot now (the
+    net entry money `net` less the house's share), or an amount."""
+    pot_cents, _ = money.pot(net, night.house_share)
+    rows = []
+    for prize in night.prize_list():
+        words = ""
+        if prize.payout is not None and prize.payout.percent is not None:
+            share = money.prize_money(prize.payout, pot_cents, 1).total
+            words = f"{prize.payout.percent}% of the pot: {money.shown(share, night.currency)}"
+        elif prize.payout is not None:
+            words = money.shown(prize.payout.cents or 0, night.currency)
+        rows.append(OfferedPrize(prize.key, label(prize.key), words))
+    return rows
 
 
 def standings_with_money(night: Night, standings: NightStandings) -> NightStandings:

@@ -56,28 +56,43 @@ def money_settings(
     pre: int,
     door: int,
     member: int | None,
-    payouts: str = "",
+    payouts: str | None = None,
     house_share: int = 0,
 ) -> Night:
-    """The night's prices in cents (a member's price of None: the pre-registered price), its currency, the prizes'
-    money ("high 50%, second 30%, low $10") and the house's share of the entry money."""
+    """The night's prices in cents (a member's price of None: the pre-registered price), its currency and the
+    house's share of the entry money; `payouts` gives money to some of the night's prizes ("high 50%, low $10"; None:
+    as they are). The prizes themselves, with their money, are named on the night's form (`night_update`)."""
     night = lock_night(night)
-    currency = currency.strip().upper()
-    if len(currency) != 3 or not currency.isalpha():
-        raise ValidationError({"currency": "A currency is three letters: USD, CAD, GBP, EUR…"})
-    for name, cents in (("pre", pre), ("door", door), ("member", member)):
-        if cents is not None and not 0 <= cents <= 1_000_000:
-            raise ValidationError({name: "A price is from 0 to 10,000."})
     try:
-        unknown = [key for key in money.parse_payouts(payouts) if not valid_prize(key)]
+        currency = money.currency_code(currency)
     except money.MoneyError as error:
-        raise ValidationError({"payouts": str(error)}) from error
-    if unknown:
-        raise ValidationError({"payouts": f"“{unknown[0]}” is not a prize: use the night's prizes ({night.prizes})."})
+        raise ValidationError({"currency": str(error)}) from error
+    for name, cents in (("pre", pre), ("door", door), ("member", member)):
+        if cents is not None and not 0 <= cents <= money.MAX_CENTS:
+            raise ValidationError({name: "A price is from 0 to 10,000."})
+    if payouts is not None:
+        try:
+            paid = money.parse_payouts(payouts)
+        except money.MoneyError as error:
+            raise ValidationError({"payouts": str(error)}) from error
+        if unknown := [key for key in paid if not valid_prize(key)]:
+            raise ValidationError(
+                {"payouts": f"“{unknown[0]}” is not a prize: use the night's prizes ({night.prizes})."}
+            )
+        if missing := [key for key in paid if key not in night.prize_keys]:
+            raise ValidationError(
+                {
+                    "payouts": f"“{missing[0]}” is not one of the night's prizes ({', '.join(night.prize_keys)}): "
+                    "name it among the prizes, with its money, on the night's Settings."
+                }
+            )
+        night.payouts = money.prizes_text(
+            [money.Prize(key, paid[key]) for key in night.prize_keys if key in paid], currency
+        )
     if not 0 <= house_share <= 100:
         raise ValidationError({"house_share": "The house keeps 0 to 100 percent."})
     night.currency, night.price_pre, night.price_door, night.price_member = currency, pre, door, member
-    night.payouts, night.house_share = " ".join(payouts.split()), house_share
+    night.house_share = house_share
     night.save(update_fields=["currency", "price_pre", "price_door", "price_member", "payouts", "house_share"])
     Night.touch(night.pk, moved=True)  # the room display's prize money
     return night

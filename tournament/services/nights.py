@@ -18,6 +18,7 @@ from scoring.models import TableResult
 from scoring.rules import PRESET_TARGETS, PRESETS, STANDARD, Ruleset, ScoringError
 from scoring.seats import HEAD_TABLE
 
+from ..engine import money
 from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, WINNERS_STAY_TARGET, Night, Round, Seating
 
 
@@ -26,22 +27,62 @@ def clean_name(name: str) -> str:
     return names.clean(name)
 
 
+def _prizes_set(night: Night, text: str) -> None:
+    """The prizes and their money from the one field that names them ("high 40%, low 30%, loners 30%", or "high,
+    low, loners" without money): the prize table (`Night.prizes`, the names in order) and the money of those that
+    carry some (`Night.payouts`, in the same words), so the two always agree. The names are checked by
+    `Night.clean`."""
+    try:
+        prizes = money.parse_prizes(text)
+    except money.MoneyError as error:
+        raise ValidationError({"prizes": str(error)}) from error
+    if not prizes:
+        raise ValidationError({"prizes": "Name at least one prize, e.g. “high, low”."})
+    keys = ",".join(prize.key for prize in prizes)
+    paid = money.prizes_text([prize for prize in prizes if prize.payout], night.currency)
+    limits = (Night._meta.get_field("prizes").max_length or 0, Night._meta.get_field("payouts").max_length or 0)
+    if len(keys) > limits[0] or len(paid) > limits[1]:
+        raise ValidationError({"prizes": f"That is more than a night's prize table holds ({len(prizes)} prizes)."})
+    night.prizes, night.payouts = keys, paid
+
+
+def _price_set(night: Night, price: int | None, currency: str | None) -> None:
+    """The entry price and its currency from the night's form: everyone pays `price` (cents), at the door too unless
+    the Money page set the door's price apart (a member's price stays as it is)."""
+    if currency is not None:
+        try:
+            night.currency = money.currency_code(currency)
+        except money.MoneyError as error:
+            raise ValidationError({"currency": str(error)}) from error
+    if price is not None:
+        if not 0 <= price <= money.MAX_CENTS:
+            raise ValidationError({"price": "A price is from 0 to 10,000."})
+        if night.price_door == night.price_pre:
+            night.price_door = price
+        night.price_pre = price
+
+
 @transaction.atomic
-def night_create(*, created_by=None, **settings: Any) -> Night:
-    """A new night from the organizer's settings (any of `NIGHT_SETTINGS`; the rest keep the model's defaults).
+def night_create(*, created_by=None, price: int | None = None, currency: str | None = None, **settings: Any) -> Night:
+    """A new night from the organizer's settings (any of `NIGHT_SETTINGS`; the rest keep the model's defaults), its
+    entry price in cents and currency. `prizes` names the prizes with their money, the one way
+    (`tournament.engine.money.parse_prizes`).
 
     The night starts with its own copy of the chosen preset's rules.
     """
     unknown = sorted(set(settings) - set(NIGHT_SETTINGS))
     if unknown:
         raise TypeError(f"A night has no setting {unknown[0]!r}.")
-    night = Night(**settings, created_by=created_by)
+    night = Night(**{name: value for name, value in settings.items() if name != "prizes"}, created_by=created_by)
+    _price_set(night, price, currency)
+    if "prizes" in settings:
+        _prizes_set(night, settings["prizes"])
     night.name = clean_name(night.name)
     night.date = night.date or timezone.localdate()
     night.venue = night.venue.strip()
     night.rules = PRESETS.get(night.scoring, STANDARD).as_dict()
     if night.movement == Night.Movement.WINNERS_STAY:
-        if night.prizes == DEFAULT_PRIZES:
+        if night.prizes == DEFAULT_PRIZES and not night.payouts:
             night.prizes = WINNERS_STAY_PRIZES  # the champion first, the high score apart (README)
         if "points_target" not in settings:  # games to 10 at every table, not the head table's hands (README)
             night.points_target = WINNERS_STAY_TARGET
@@ -72,9 +113,11 @@ NIGHT_LENGTH = ("games",)
 
 
 @transaction.atomic
-def night_update(*, night: Night, **settings: Any) -> Night:
+def night_update(*, night: Night, price: int | None = None, currency: str | None = None, **settings: Any) -> Night:
     """Change a night's settings (any of `NIGHT_SETTINGS`): all of them before the opening draw, only
-    `LATER_SETTINGS` after it. A new scoring preset gives the night that preset's rules (no hand is recorded yet)."""
+    `LATER_SETTINGS` after it; its entry price and currency at any time (as on the Money page). A new scoring
+    preset gives the night that preset's rules (no hand is recorded yet). `prizes` names the prizes with their
+    money, as on the new night's form."""
     night = lock_night(night)
     unknown = sorted(set(settings) - set(NIGHT_SETTINGS))
     if unknown:
@@ -86,8 +129,12 @@ def night_update(*, night: Night, **settings: Any) -> Night:
         raise ValidationError({fixed[0]: f"The seating is drawn: this no longer changes ({only})."})
     if settings.get("scoring", night.scoring) != night.scoring:
         night.rules = PRESETS.get(settings["scoring"], STANDARD).as_dict()
+    _price_set(night, price, currency)
     for name, value in settings.items():
-        setattr(night, name, value)
+        if name == "prizes":
+            _prizes_set(night, value)
+        else:
+            setattr(night, name, value)
     night.name = clean_name(night.name)
     night.venue = night.venue.strip()
     night.full_clean()

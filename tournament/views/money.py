@@ -33,7 +33,6 @@ def _page(request, night: Night, **extra):
             "pre": money.typed(night.price_pre),
             "door": money.typed(night.price_door),
             "member": money.typed(night.price_member) if night.price_member is not None else "",
-            "payouts": night.payouts,
             "house_share": night.house_share,
         }
     )
@@ -43,6 +42,7 @@ def _page(request, night: Night, **extra):
         "settings_form": settings,
         "methods": money.METHODS[:-1],
         "prize_money": selectors.prize_payouts(night, door.cash.net, standings.awards),
+        "prizes": selectors.night_prizes(night, door.cash.net),
         "draw_form": extra.pop("draw_form", None) or DrawForm(tied=_tied(_tied_awards(standings))),
         "pot_form": extra.pop("pot_form", None) or PotLineForm(),
         "pots": selectors.night_pots(night),

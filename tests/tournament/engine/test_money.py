@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -196,3 +198,90 @@ def test_a_split_never_pays_more_than_the_prize(pot_cents, percent, winners):
     share = prize_money(Payout(percent=percent), pot_cents, winners)
     assert share.each * winners + share.left_over == share.total <= pot_cents
     assert 0 <= share.left_over < winners
+
+
+# --- the prizes named once, each with its money or none -------------------------------------------------------------
+
+from tournament.engine.money import Prize, currency_code, parse_prizes, payout_words, prizes_text  # noqa: E402
+
+
+def test_prizes_as_the_organizer_names_them_with_their_money_or_none():
+    assert parse_prizes("high 40%, low 30%, loners 30%") == [
+        Prize("high", Payout(percent=40)),
+        Prize("low", Payout(percent=30)),
+        Prize("loners", Payout(percent=30)),
+    ]
+    assert parse_prizes("high, low,loners") == [Prize("high"), Prize("low"), Prize("loners")]
+    assert parse_prizes(" High $20 ,  high:Lady 15.50, low") == [
+        Prize("high", Payout(cents=2000)),
+        Prize("high:Lady", Payout(cents=1550)),  # the category as typed (the prize table folds it)
+        Prize("low"),
+    ]
+    assert parse_prizes("second £5, third €2.5, low 10") == [
+        Prize("second", Payout(cents=500)),
+        Prize("third", Payout(cents=250)),
+        Prize("low", Payout(cents=1000)),
+    ]
+    assert parse_prizes(" ,  ") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ("high 60%, low 50%", "add up to more than 100%"),
+        ("high 0%", "A share of the pot is 1% to 100%, not “0%”."),
+        ("high 50%, low, high $5", "“high” is named twice: name each prize once, with its money."),
+        ("high, HIGH", "“high” is named twice"),
+        ("high $lots", "Type an amount like 20 or 20.50."),
+        ("high 20.505", "Type at most two figures after the point (cents)."),
+        ("40%", "Name the prize its money is for, like “high 40%”, not “40%” alone."),
+    ],
+)
+def test_prizes_that_cannot_be_read_are_refused_with_the_reason(text, refusal):
+    with pytest.raises(MoneyError, match=re.escape(refusal)):
+        parse_prizes(text)
+
+
+def test_prizes_are_written_back_the_one_way():
+    prizes = [Prize("high", Payout(percent=40)), Prize("second", Payout(cents=2550)), Prize("low")]
+    assert prizes_text(prizes) == "high 40%, second $25.50, low"
+    assert prizes_text(prizes, "GBP") == "high 40%, second £25.50, low"
+    assert prizes_text(prizes, "SEK") == "high 40%, second 25.50, low"  # a currency without a symbol: the number
+    assert payout_words(Payout(cents=1_000_000)) == "$10000"  # no thousands comma: the comma parts the prizes
+    assert payout_words(Payout(cents=0)) == "$0"
+
+
+KEYS = st.sampled_from(["champion", "high", "second", "third", "low", "low_all", "loners", "high_game", "high:lady"])
+PAYOUTS = st.one_of(
+    st.none(), st.builds(Payout, percent=st.integers(1, 11)), st.builds(Payout, cents=st.integers(0, 1_000_000))
+)  # nine prizes at 11% at most: shares within 100%
+
+
+@given(
+    st.lists(st.tuples(KEYS, PAYOUTS), max_size=9, unique_by=lambda pair: pair[0]),
+    st.sampled_from(["USD", "GBP", "EUR", "SEK"]),
+)
+def test_prizes_written_read_back_the_same(pairs, currency):
+    prizes = [Prize(key, payout) for key, payout in pairs]
+    assert parse_prizes(prizes_text(prizes, currency)) == prizes
+
+
+@pytest.mark.parametrize(("typed", "code"), [("usd", "USD"), (" CAD ", "CAD"), ("eur", "EUR")])
+def test_a_currency_is_three_letters(typed, code):
+    assert currency_code(typed) == code
+
+
+@pytest.mark.parametrize("typed", ["", "US", "dollars", "U5D", "ÜSD"])
+def test_a_currency_that_is_not_three_letters_is_refused(typed):
+    with pytest.raises(MoneyError, match="A currency is three letters"):
+        currency_code(typed)
+
+
+@given(st.text(alphabet=st.sampled_from("high lowers:$£€%.,0123456789²٣ \u200b"), max_size=40) | st.text(max_size=30))
+def test_any_prizes_typed_are_read_or_refused_in_words(text):
+    try:
+        prizes = parse_prizes(text)
+    except MoneyError as error:
+        assert str(error)
+    else:
+        assert parse_prizes(prizes_text(prizes)) == prizes
