@@ -1,0 +1,291 @@
+"""A whole charity night as a volunteer runs it (#33), in a real browser, screen by screen.
+
+The organizer sets the night up in the short form with a $10 entry and the prize split, takes the money at the door,
+draws, prints the cards (game 1's seat on each). Two tables score on their phones, the rest from paper slips that
+the keeper types with the keyboard alone. During game 2 a player leaves and a substitute takes the seat (the cash
+box asks nothing more of them), the organizer holds the night before game 3 for a late arrival (offered the door
+price, and seated in game 3), a door prize is drawn while the room display keeps the seating on screen, and after
+game 3 starts the organizer says it is the last game: the night ends when it closes. The prize sheet, the
+reconciliation and the cards are printed. Screenshots of every step in test-artifacts/e2e/volunteer-*.png; axe-core
+checks the screens a volunteer uses.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from tests.e2e.axe import axe
+from tests.e2e.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+POLL = 15_000
+WIDE = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+NAME = "St Mary's charity night"
+NAMES = """Ann Kowalski
+Bob Martin
+Chloé Dubois
+Łukasz Żółć
+Edna Walsh
+Frank Hill
+Grace Novak
+Hank Rossi
+Irene Becker
+Jack Gagnon
+Karen Smith
+Leo Brown
+Mary Moreau
+Ned Fischer
+Olive Tremblay
+Paul Nguyen
+Queenie O'Brien
+Ray Lindqvist
+Sue MacLeod
+Tom Schultz
+Una Walsh"""
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"volunteer-{name}.png"), full_page=True)
+
+
+def pdf_text(page, url: str) -> str:
+    response = page.request.get(url)
+    assert response.status == 200 and response.headers["content-type"] == "application/pdf", url
+    (ARTIFACTS / f"volunteer-{url.rstrip('/').split('/')[-1].split('?')[0]}").write_bytes(response.body())
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.body())).pages)
+
+
+def night_now():
+    from tournament.models import Night
+
+    return Night.objects.get(name=NAME)
+
+
+def current():
+    from tournament.selectors import current_round
+
+    return current_round(night_now())
+
+
+def codes(table: int) -> tuple[str, str]:
+    from tournament.models import Entry
+
+    round_ = current()
+    seats = dict(round_.seatings.filter(table=table).values_list("seat", "player_id"))
+    code = dict(Entry.objects.filter(night=round_.night).values_list("player_id", "code"))
+    return code[seats["N"]], code[seats["E"]]
+
+
+def play_hand(phone) -> None:
+    phone.click(".big-buttons.four a >> nth=0")
+    phone.click("button[name=tricks][value='3']")
+    phone.wait_for_selector("#hand-panel .ok-note, #hand-panel .done-note")
+
+
+def game_over(phone, table: int) -> None:
+    ns, ew = codes(table)
+    phone.fill("input[name=ns_code]", ns)
+    phone.fill("input[name=ew_code]", ew)
+    phone.click("#hand-panel button:has-text('Game over')")
+    phone.wait_for_selector("#hand-panel .done-note")
+
+
+def open_roster(page) -> None:
+    """The night page's "Players tonight" (it stays open for this tab once opened)."""
+    if page.locator("#roster[open]").count() == 0:
+        page.click("#roster summary")
+
+
+def focused(page) -> str:
+    return page.evaluate("() => document.activeElement.name || document.activeElement.id")
+
+
+def slips_by_keyboard(desk, tables: list[int]) -> None:
+    """The keeper types each slip: N–S, Tab, E–W, Enter; the cursor then waits in the next missing table."""
+    for table in tables:
+        desk.wait_for_function("name => document.activeElement.name === name", arg=f"t{table}-ns_points")
+        desk.keyboard.type("5" if table % 2 else "2")
+        desk.keyboard.press("Tab")
+        desk.keyboard.type("3" if table % 2 else "6")
+        desk.keyboard.press("Enter")
+        desk.wait_for_selector(f"#desk-{table}.state-in", timeout=POLL)
+
+
+def test_a_charity_night_as_a_volunteer_runs_it(live_server, browser, django_user_model, settings):
+    from tournament import selectors
+    from tournament.models import Entry, Night, Round
+
+    settings.PHONE_URL = live_server.url
+    base = live_server.url
+    django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
+    context = browser.new_context(viewport=WIDE)
+    org = context.new_page()
+    org.on("dialog", lambda dialog: dialog.accept())
+    org.goto(f"{base}/")
+    org.fill("#id_username", "organizer")
+    org.fill("#id_password", "euchre-night-1")
+    org.click("button.primary")
+
+    # Set up in a minute: the short form, an entry price and the prize split.
+    org.click("text=New night")
+    org.fill("#id_name", NAME)
+    org.fill("#id_games", "6")
+    org.fill("#id_price", "10")
+    org.fill("#id_prizes", "high 50%, low 30%, loners 20%")
+    shot(org, "01-new-night")
+    axe(org, "volunteer-new-night")
+    org.click("text=Create the night")
+    org.wait_for_selector("text=Draw the opening seating")
+    night = night_now()
+    assert (night.games, night.price_pre, night.price_door) == (6, 1000, 1000)
+
+    org.fill("#id_names", NAMES)
+    org.click("text=Add everyone")
+    org.wait_for_selector("text=21 checked in")
+
+    # The door: everyone pays $10 cash.
+    org.goto(f"{base}/nights/{night.pk}/money/")
+    for _ in range(21):
+        org.click(".door-list .pay button:has-text('cash') >> nth=0")
+        org.wait_for_load_state()
+    assert org.locator(".door-list .pay button:has-text('cash')").count() == 0
+    shot(org, "02-money-all-paid")
+    axe(org, "volunteer-money")
+
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.click("text=Draw the opening seating")
+    org.wait_for_selector("text=Start game 1")
+    cards = pdf_text(org, f"{base}/nights/{night.pk}/tally-cards.pdf?per_page=4")
+    first = current()
+    ann = first.seatings.filter(player__name="Ann Kowalski").first()
+    assert "Loners" in cards
+    if ann is not None:  # Ann's card shows game 1's table (she may sit out game 1)
+        assert str(ann.table) in cards
+    org.click("text=Start game 1")
+    org.wait_for_selector("text=Game 1 of 6 is being played")
+    shot(org, "03-game-1-playing")
+
+    # The room display on the TV.
+    room = browser.new_page(viewport=WIDE)
+    room.goto(f"{base}/public/nights/{night.pk}/display/")
+    room.wait_for_selector(".room-finder li")
+    room.screenshot(path=str(ARTIFACTS / "volunteer-04-room-game-1.png"))
+
+    # Two tables on their phones (hand by hand); the other three from slips at the desk.
+    org.click("text=Table links")
+    links = [a.get_attribute("href") for a in org.query_selector_all(".link-url a")]
+    phones = []
+    for link in links[:2]:
+        phone = browser.new_page(viewport=PHONE)
+        phone.on("dialog", lambda dialog: dialog.accept())
+        phone.goto(link)
+        phone.click("text=Or enter it hand by hand")
+        phones.append(phone)
+    for _ in range(7):
+        play_hand(phones[1])
+    for _ in range(8):  # the head table's eighth hand rings the bell
+        play_hand(phones[0])
+    phones[1].wait_for_selector(".table-state.state-bell", timeout=POLL)
+    play_hand(phones[1])
+    game_over(phones[0], 1)
+    game_over(phones[1], 2)
+    shot(phones[1], "05-phone-table-2-in")
+
+    desk = context.new_page()
+    desk.goto(f"{base}/nights/{night.pk}/desk/")
+    desk.wait_for_selector("table.desk")
+    assert focused(desk) == "t3-ns_points"  # the first missing table, without a mouse
+    axe(desk, "volunteer-desk")
+    slips_by_keyboard(desk, [3, 4, 5])
+    shot(desk, "06-desk-game-1-in")
+
+    # Game 1 closed by itself once every table was in; game 2 starts.
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.wait_for_selector("text=Game 2 of 6 is being played", timeout=POLL)
+
+    # A player leaves during game 2 and a substitute takes the seat; the night holds before game 3 for a latecomer.
+    leaver = Entry.objects.get(night=night, player__name="Bob Martin")
+    open_roster(org)
+    org.select_option("#id_leaving", str(leaver.pk))
+    org.fill("#substitute input[name=name]", "Vera Substitute")
+    org.click("text=Replace for the rest of the night")
+    org.wait_for_selector("#roster ol.entries >> text=substitute for Bob Martin")
+    org.click("button:has-text('Hold before game 3')")
+    org.wait_for_selector("text=The night holds before game 3")
+    add = org.locator("button:has-text('Add to game 3')")
+    assert add.count() == 1
+    shot(org, "07-held-before-game-3")
+    axe(org, "volunteer-night-page")
+
+    org.click("button:has-text('Ring the bell now')")
+    desk.goto(f"{base}/nights/{night.pk}/desk/")
+    slips_by_keyboard(desk, [1, 2, 3, 4, 5])
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.wait_for_selector("text=the night is held before game 3", timeout=POLL)
+    assert night_now().rounds.count() == 2  # game 3 not seated while the night holds
+    room.wait_for_selector("text=Game 2 is over", timeout=POLL)
+    room.screenshot(path=str(ARTIFACTS / "volunteer-08-room-held.png"))
+
+    open_roster(org)
+    org.fill("#roster form[action$='/players/add/'] input[name=name]", "Larry Late")
+    org.click("button:has-text('Add to game 3')")
+    org.wait_for_selector("#roster ol.entries >> text=Larry Late")
+
+    # The cash box: the latecomer owes the door price, the substitute nothing, each person counted once.
+    org.goto(f"{base}/nights/{night.pk}/money/")
+    larry = org.locator(".door-list > li", has_text="Larry Late")
+    assert "$10.00" in larry.inner_text()
+    vera = org.locator(".door-list > li", has_text="Vera Substitute")
+    assert vera.locator(".pay button").count() == 0
+    larry.locator(".pay button:has-text('cash')").click()
+    org.wait_for_load_state()
+    shot(org, "09-money-latecomer-and-substitute")
+
+    # A door prize, drawn during game 3: the room keeps the seating on screen beside the draw.
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.click("button:has-text('Seat and start game 3')")
+    org.wait_for_selector("text=Game 3 of 6 is being played", timeout=POLL)
+    third = current()
+    assert (
+        third.seatings.filter(player__name="Larry Late").exists()
+        or third.byes.filter(player__name="Larry Late").exists()
+    )
+    org.goto(f"{base}/nights/{night.pk}/money/")
+    org.fill("#id_title", "Door prize")
+    org.click("button:has-text('Draw now')")
+    org.wait_for_load_state()
+    room.wait_for_selector(".room-draw.band", timeout=POLL)
+    assert room.locator(".room-finder li:visible").count() >= 8
+    room.wait_for_timeout(9000)  # the spin ends on the winner
+    room.screenshot(path=str(ARTIFACTS / "volunteer-10-room-draw-during-game-3.png"))
+
+    # 9:45: this is the last game.
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.click("button:has-text('This is the last game')")
+    org.wait_for_selector("text=Game 3 is the last game")
+    assert "Last game (3 of 3)" in org.request.get(f"{base}/").text()
+    room.wait_for_selector("text=the last game", timeout=POLL)
+    org.click("button:has-text('Ring the bell now')")
+    desk.goto(f"{base}/nights/{night.pk}/desk/")
+    slips_by_keyboard(desk, sorted(set(third.seatings.values_list("table", flat=True))))
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.wait_for_selector("text=The night is over", timeout=POLL)
+    assert night_now().status == Night.Status.FINISHED and night_now().rounds.count() == 3
+    assert not Round.objects.filter(night=night, number=4).exists()
+    shot(org, "11-night-over")
+    room.wait_for_selector("text=Thank you for playing", timeout=POLL)
+    room.screenshot(path=str(ARTIFACTS / "volunteer-12-room-final.png"))
+
+    # The close: the prize sheet, the reconciliation and the cards, each read as its reader would.
+    reconciliation = pdf_text(org, f"{base}/nights/{night.pk}/reconciliation.pdf")
+    close = selectors.night_close(night_now())
+    assert "$220.00" in reconciliation  # 22 entries of $10: Bob's covers Vera, Larry paid at the door
+    assert close.reconciliation.cash.net == 22_000
+    prizes = pdf_text(org, f"{base}/nights/{night.pk}/prize-sheet.pdf")
+    assert "High" in prizes and "Low" in prizes
+    final_cards = pdf_text(org, f"{base}/nights/{night.pk}/tally-cards.pdf?per_page=4")
+    assert "Larry Late" in final_cards and "Loners" in final_cards
