@@ -42,4 +42,5 @@ def catch_up(**kwargs) -> None:
 
 @shared_task(name=dispatch.BUILD_PRINT_JOB, acks_late=True)
 def build_print_job(job_id: int) -> int:
-    return printing.print_job_run(job_id=job_id).pk
+    job = printing.print_job_run(job_id=job_id)
+    return job.pk if job is not None else 0

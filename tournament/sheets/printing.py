@@ -361,8 +361,9 @@ def _left_behind() -> Q:
     return Q(status=PrintJob.Status.RUNNING) & (Q(beat_at__lt=stale) | Q(beat_at__isnull=True))
 
 
-def print_job_run(*, job_id: int) -> PrintJob:
-    """The worker's side: build the file, saving progress as it goes. Harmless if run twice or at once.
+def print_job_run(*, job_id: int) -> PrintJob | None:
+    """The worker's side: build the file, saving progress as it goes. Harmless if run twice or at once, and after
+    its night was deleted (None: nothing to build).
 
     The job is taken in one UPDATE: a queued job, or a running one whose build has been silent too long (its
     worker died mid-build). A second delivery while the first builds takes nothing and returns; a build that was
@@ -373,7 +374,9 @@ def print_job_run(*, job_id: int) -> PrintJob:
     taken = PrintJob.objects.filter(takeable, pk=job_id, attempt__lt=settings.PRINT_JOB_ATTEMPTS).update(
         status=PrintJob.Status.RUNNING, beat_at=timezone.now(), attempt=F("attempt") + 1
     )
-    job = PrintJob.objects.select_related("night").get(pk=job_id)
+    job = PrintJob.objects.select_related("night").filter(pk=job_id).first()
+    if job is None:
+        return None  # its night was deleted while it waited
     if not taken:
         return job  # built, failed, or being built by a live worker
     mine = PrintJob.objects.filter(pk=job.pk, attempt=job.attempt, status=PrintJob.Status.RUNNING)

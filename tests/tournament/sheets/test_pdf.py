@@ -629,3 +629,17 @@ def test_standings_of_a_long_night_keep_every_game_column_apart(finished, games)
     for (x, _, size, _, text), (next_x, *_) in itertools.pairwise(first_row):
         assert x + pdfmetrics.stringWidth(text, pdf.FONT, size) < next_x
     assert min(size for _, _, size, _, _ in first_row) >= 5  # small on a 23-game night, but still print
+
+
+def test_a_print_job_whose_night_was_deleted_while_it_waited_builds_nothing_and_fails_nothing(finished):
+    """The organizer deleted a practice night while its cards waited for the worker: the job went with the night,
+    and the worker's delivery of it finds nothing to do (no error in the worker's log)."""
+    from tournament import tasks
+    from tournament.models import PrintJob
+    from tournament.sheets import printing
+
+    job = printing.print_job_start(night=finished, sheet="tally-cards")
+    job_id = job.pk
+    finished.delete()
+    assert not PrintJob.objects.filter(pk=job_id).exists()
+    assert tasks.build_print_job(job_id) == 0
