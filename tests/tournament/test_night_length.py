@@ -181,3 +181,18 @@ def test_the_settings_page_takes_the_number_of_games_after_the_draw_and_refuses_
     data["games"] = "7"
     assert client.post(url, data).status_code == 302
     assert fresh(night).games == 7
+
+
+def test_the_tables_phones_say_the_last_game_and_the_hold(client):
+    from scoring.models import TableLink
+
+    night, first = running_night(games=4)
+    second = finish_game(first)
+    link = TableLink.objects.get(night=night, table=2, active=True)
+    game.night_last_game(night=night)
+    assert "game 2, the last game" in client.get(f"/t/{link.token}/").content.decode()
+    game.night_games_set(night=fresh(night), games=4)
+    game.night_hold(night=fresh(night), hold=True)
+    play_round(Round.objects.get(pk=second.pk), SCORES)
+    page = client.get(f"/t/{link.token}/").content.decode()
+    assert "game 2 is over; the next game is seated when the organizer calls it" in page
