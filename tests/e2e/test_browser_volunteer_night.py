@@ -289,3 +289,45 @@ def test_a_charity_night_as_a_volunteer_runs_it(live_server, browser, django_use
     assert "High" in prizes and "Low" in prizes
     final_cards = pdf_text(org, f"{base}/nights/{night.pk}/tally-cards.pdf?per_page=4")
     assert "Larry Late" in final_cards and "Loners" in final_cards
+
+
+def test_the_organizer_ends_the_night_early_from_a_phone(live_server, browser, django_user_model):
+    """9:45, game 2 under way, the organizer on a phone: the night page shows the everyday buttons first, "End the
+    night now…" says what happens to game 2 before anything is done, and a double tap on the confirmation ends the
+    night once."""
+    from tests.conftest import NAMES, play_round
+    from tournament import game, services
+    from tournament.models import Night
+
+    django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
+    night = services.night_create(name="Early night", games=8, auto_advance=False)
+    services.players_register(night=night, names=NAMES[:8])
+    first = game.round_start(round_=services.night_draw(night=night, seed=2))
+    play_round(first, {1: (5, 3), 2: (2, 6)})
+    game.round_start(round_=game.round_close(round_=first))
+
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{live_server.url}/nights/{night.pk}/")
+    page.fill("#id_username", "organizer")
+    page.fill("#id_password", "euchre-night-1")
+    page.click("button.primary")
+    page.wait_for_selector("text=Game 2 of 8 is being played")
+    shot(page, "20-night-page-on-a-phone")
+    buttons_before_the_game = page.evaluate(
+        """() => { const game = document.querySelector('#round').getBoundingClientRect().top;
+          return [...document.querySelectorAll('main a.button, main button, main summary.button')]
+            .filter(el => el.getBoundingClientRect().height > 0 && el.getBoundingClientRect().top < game).length; }"""
+    )
+    assert buttons_before_the_game <= 6
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.click("text=End the night now…")
+    words = page.inner_text(".lead")
+    assert "Game 2 is under way" in words and "not counted" in words and "after game 1" in words
+    axe(page, "end-the-night")
+    shot(page, "21-end-the-night-asks-first")
+    button = page.locator("button:has-text('Drop game 2 and end the night')")
+    button.dblclick()
+    page.wait_for_selector("text=The night is over")
+    night.refresh_from_db()
+    assert (night.status, night.games, night.rounds.count()) == (Night.Status.FINISHED, 1, 1)
+    shot(page, "22-ended-early")

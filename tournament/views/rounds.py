@@ -142,6 +142,8 @@ def night_end(request, night_id: int):
     """“End the night now”: first what it does to the game under way, then, confirmed, done."""
     night = get_object_or_404(Night, pk=night_id)
     error = ""
+    if request.method == "POST" and night.status == Night.Status.FINISHED:
+        return redirect(night)  # ended already (a second tap on the button): nothing more to do
     if request.method == "POST":
         try:
             drops = int(request.POST.get("drops", "") or 0) or None
