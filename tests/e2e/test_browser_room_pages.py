@@ -37,25 +37,29 @@ PAINTED = """() => {
 }"""
 
 
+# What is painted now and which page the display says it shows, in one round trip to the browser.
+NOW = f"""() => ({{names: ({PAINTED})(),
+  label: (document.querySelector('section:not([hidden]) [data-page-label]') || {{}}).textContent || ''}})"""
+
+
 def seen_long_enough(page, names: list[str], seconds: int, shots: str) -> dict[str, int]:
     """Run the display's clock a second at a time for `seconds`; for each name, the first second at which it had
-    been on screen, still, for READ_SECONDS. Screenshots of each new page. The page's clock stands still between
+    been on screen, still, for READ_SECONDS. Screenshots of the first pages. The page's clock stands still between
     the steps (its time is only what the steps give it)."""
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.5)  # in seconds
     runs: dict[str, int] = {}  # name -> seconds on screen without a break, up to now
     readable: dict[str, int] = {}
-    last_page = None
+    last_label = None
     for second in range(seconds + 1):
-        painted = set(page.evaluate(PAINTED))
+        now = page.evaluate(NOW)
+        painted = set(now["names"])
         for name in names:
             runs[name] = runs.get(name, 0) + 1 if name in painted else 0
             if runs[name] > READ_SECONDS and name not in readable:
                 readable[name] = second
-        label = page.evaluate("() => (document.querySelector('[data-page-label]:not([hidden])') || {}).textContent")
-        shown = (label, tuple(sorted(painted))[:1])
-        if shown != last_page and len(readable) < len(names) and second < 25:
+        if now["label"] != last_label and second < 25:
             page.screenshot(path=str(ARTIFACTS / f"room-pages-{shots}-{second:03d}.png"))
-            last_page = shown
+            last_label = now["label"]
         if len(readable) == len(names):
             break
         page.clock.run_for(1000)
