@@ -43,6 +43,8 @@ def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, st
 class CentsField(forms.CharField):
     """An amount typed at the cash box ("20", "20.50"), cleaned to integer cents (`tournament.engine.money`)."""
 
+    currency = "USD"  # whose way of writing amounts is read (the decimal mark): set by the form, see `read_in`
+
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("max_length", 20)
         kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "size": 8}))
@@ -53,7 +55,7 @@ class CentsField(forms.CharField):
         if not text:
             return None
         try:
-            return money.parse_cents(text)
+            return money.parse_cents(text, self.currency)
         except money.MoneyError as error:
             raise ValidationError(str(error)) from error
 
@@ -63,6 +65,18 @@ class CentsField(forms.CharField):
             return self.clean(initial or "") != self.clean(data or "")
         except ValidationError:
             return True
+
+
+def read_in(form: forms.BaseForm, currency: str | None) -> None:
+    """Read the form's amounts as they are written in the night's currency ("12,50" on a euro night), or in the
+    currency typed on the same form when it has one."""
+    typed = form.data.get(form.add_prefix("currency"), "") if form.is_bound and "currency" in form.fields else ""
+    code = (typed if isinstance(typed, str) and typed.strip() else currency or "USD").strip().upper()
+    for field in form.fields.values():
+        if isinstance(field, CentsField):
+            field.currency = code
+            example = f"20{money.decimal_mark(code)}50"
+            field.widget.attrs.setdefault("placeholder", example)
 
 
 PRIZES_HELP = (
@@ -164,11 +178,14 @@ class NightForm(forms.ModelForm):
         self.fields["numbering"].required = False  # only rotation nights use it
         self.fields["points_target"].widget.attrs.update(inputmode="numeric", size=3)
         self.fields["price"].widget.attrs.update(placeholder="free")
+        read_in(self, self.instance.currency)
         night = self.instance
         if editing:
             # A night without a target shows 0, so that saving the form again keeps it without one.
             self.initial["points_target"] = night.points_target if night.points_target is not None else 0
-            self.initial.update(prizes=night.prizes_text, price=money.typed(night.price_pre), currency=night.currency)
+            self.initial.update(
+                prizes=night.prizes_text, price=money.typed(night.price_pre, night.currency), currency=night.currency
+            )
             if night.price_door != night.price_pre:
                 door = money.shown(night.price_door, night.currency)
                 self.fields["price"].label = "Entry price (pre-registered)"
@@ -310,6 +327,10 @@ class MoneySettingsForm(forms.Form):
         error_messages={"min_value": "0 to 100 percent.", "max_value": "0 to 100 percent."},
     )
 
+    def __init__(self, *args, currency: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        read_in(self, currency)
+
 
 class RefundForm(forms.Form):
     cents = CentsField(label="Amount back", error_messages={"required": "Type the amount given back."})
@@ -317,6 +338,10 @@ class RefundForm(forms.Form):
     reason = forms.CharField(
         label="Why", max_length=200, error_messages={"required": "Say why (a refund or a correction needs a reason)."}
     )
+
+    def __init__(self, *args, currency: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        read_in(self, currency)
 
 
 class PotLineForm(forms.Form):
@@ -329,6 +354,10 @@ class PotLineForm(forms.Form):
     kind = forms.ChoiceField(label="What", choices=PotLine.Kind.choices, initial=PotLine.Kind.IN)
     cents = CentsField(label="Amount", error_messages={"required": "Type the amount."})
     reason = forms.CharField(label="Who won it, or a note", max_length=200, required=False)
+
+    def __init__(self, *args, currency: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        read_in(self, currency)
 
 
 class DrawForm(forms.Form):

@@ -130,15 +130,87 @@ def cash(prices: Mapping[int, int], lines: Iterable[Line], substitutes: Mapping[
     return Cash(by_method, taken, refunded, comped, owed, held, len(prices) - held)
 
 
-def parse_cents(text: str) -> int:
-    """An amount typed at the cash box ("20", "20.5", "$20.50", "1,020.00") as cents; refused when it is not one."""
-    cleaned = text.strip().replace(",", "").lstrip("$£€").strip()
-    whole, dot, part = cleaned.partition(".")
-    if not whole.isdecimal() and not (dot and not whole and part):
-        raise MoneyError("Type an amount like 20 or 20.50.")
-    if dot and (not part.isdecimal() or len(part) > 2):
-        raise MoneyError("Type at most two figures after the point (cents).")
-    cents = int(whole or "0") * 100 + (int(part.ljust(2, "0")) if dot else 0)
+# Currencies whose amounts are written with a decimal comma where they are used ("12,50 €", "1.250,00 kr"). Every
+# other currency is written with a decimal point ("$12.50", "£1,250.00").
+COMMA_DECIMAL = frozenset("EUR SEK NOK DKK ISK PLN CZK HUF RON BGN TRY RUB UAH BRL ARS CLP COP IDR VND ZAR".split())
+# Spaces and apostrophes that group thousands ("1 250", "1'250", narrow and no-break spaces), and what a price
+# may carry around it (a symbol, the currency's code).
+_GROUPING = " \u00a0\u202f\u2009'’"
+_AROUND = "$£€¥₹kr"
+
+
+def decimal_mark(currency: str) -> str:
+    """The decimal mark amounts in `currency` are typed with: "," or "."."""
+    return "," if currency.strip().upper() in COMMA_DECIMAL else "."
+
+
+def _example(mark: str) -> str:
+    return f"20 or 20{mark}50"
+
+
+def _grouped(digits: str, groups: list[str]) -> bool:
+    """`digits` then `groups`, read as thousands: the first 1 to 3 figures, each group after exactly 3."""
+    return 1 <= len(digits) <= 3 and all(len(group) == 3 for group in groups)
+
+
+def parse_cents(text: str, currency: str = "USD") -> int:
+    """An amount typed at the cash box as cents, read as the person typed it: "20", "20.50", "$20.50",
+    "1,250.00", and where `currency` is written with a decimal comma, "20,50" and "1.250,00".
+
+    A mark followed by one or two figures is the decimal mark whatever the currency ("12,50" can only be twelve
+    and a half); with both marks the last is the decimal mark; a mark followed by three figures groups thousands,
+    except the currency's own decimal mark there, which could be read two ways ("1.250" on a dollar night: a
+    thousand two hundred and fifty, or one and a quarter?) and is refused with the question put back."""
+    mark = decimal_mark(currency)
+    cleaned = text.strip()
+    code = currency.strip().upper()
+    if code and cleaned.upper().startswith(code):
+        cleaned = cleaned[len(code) :]
+    if code and cleaned.upper().endswith(code):
+        cleaned = cleaned[: -len(code)]
+    cleaned = cleaned.strip().strip(_AROUND).strip()
+    cleaned = "".join(char for char in cleaned if char not in _GROUPING)
+    if not cleaned or any(not (char.isdecimal() and char.isascii()) and char not in ",." for char in cleaned):
+        raise MoneyError(f"Type an amount like {_example(mark)}.")
+    marks = [char for char in cleaned if char in ",."]
+    whole, part = cleaned, ""
+    if marks:
+        last = marks[-1]
+        head, _, tail = cleaned.rpartition(last)
+        if len(set(marks)) == 2:  # "1,250.00", "1.250,00": the last is the decimal mark, the other groups
+            other = "," if last == "." else "."
+            pieces = head.split(other)
+            if marks.count(last) != 1 or not _grouped(pieces[0], pieces[1:]) or not all(p.isdecimal() for p in pieces):
+                raise MoneyError(
+                    f"Type an amount like {_example(mark)} (or 1{'.' if mark == ',' else ','}250{mark}00)."
+                )
+            whole, part = "".join(pieces), tail
+        elif len(marks) > 1:  # "1,250,000": one mark, grouping only
+            pieces = cleaned.split(last)
+            if not _grouped(pieces[0], pieces[1:]) or not all(p.isdecimal() for p in pieces):
+                raise MoneyError(f"Type an amount like {_example(mark)}.")
+            whole = "".join(pieces)
+        elif len(tail) in (1, 2) and tail.isdecimal() and (head == "" or head.isdecimal()):
+            whole, part = head, tail  # "12,50", "12.5", ",50": the decimal mark
+        elif len(tail) == 3 and tail.isdecimal() and _grouped(head, []):
+            if last == mark:
+                as_thousands = f"{int(head + tail):,}".replace(",", "." if mark == "," else ",") + f"{mark}00"
+                if tail.endswith("0"):
+                    as_units = f"{head}{mark}{tail[:2]}"
+                    question = f"could be {as_thousands} or {as_units}: type {head}{tail} for the first, {as_units}"
+                    raise MoneyError(f"“{text.strip()}” {question} for the second.")
+                raise MoneyError(
+                    f"Type at most two figures after the {'comma' if mark == ',' else 'point'} (cents). For "
+                    f"{as_thousands}, type {head}{tail}."
+                )
+            whole = head + tail  # "1,250" on a dollar night, "1.250" on a euro night
+        elif tail and tail.isdecimal() and len(tail) > 3:
+            raise MoneyError(f"Type at most two figures after the {'comma' if last == ',' else 'point'} (cents).")
+        else:
+            raise MoneyError(f"Type an amount like {_example(mark)}.")
+    if not whole and not part:
+        raise MoneyError(f"Type an amount like {_example(mark)}.")
+    cents = int(whole or "0") * 100 + int(part.ljust(2, "0") or "0")
     if cents > MAX_CENTS:
         raise MoneyError("That is more than 10,000: check the amount.")
     return cents
@@ -151,10 +223,10 @@ def shown(cents: int, currency: str = "USD") -> str:
     return f"{sign}{SYMBOLS.get(currency, '')}{whole:,}.{part:02d}{'' if currency in SYMBOLS else ' ' + currency}"
 
 
-def typed(cents: int) -> str:
-    """Cents as a form shows them to be typed again: "20.00"."""
+def typed(cents: int, currency: str = "USD") -> str:
+    """Cents as a form shows them to be typed again, with the currency's decimal mark: "20.00", "20,00"."""
     whole, part = divmod(cents, 100)
-    return f"{whole}.{part:02d}"
+    return f"{whole}{decimal_mark(currency)}{part:02d}"
 
 
 # --- the prizes' money --------------------------------------------------------------------------------------------

@@ -26,15 +26,16 @@ def _page(request, night: Night, **extra):
     door = selectors.door_money(night)
     standings = selectors.night_standings(night)
     for row in door.rows:
-        row.refund_form = RefundForm(prefix=f"r{row.entry.pk}")
+        row.refund_form = RefundForm(prefix=f"r{row.entry.pk}", currency=night.currency)
     settings = extra.pop("settings_form", None) or MoneySettingsForm(
+        currency=night.currency,
         initial={
             "currency": night.currency,
-            "pre": money.typed(night.price_pre),
-            "door": money.typed(night.price_door),
-            "member": money.typed(night.price_member) if night.price_member is not None else "",
+            "pre": money.typed(night.price_pre, night.currency),
+            "door": money.typed(night.price_door, night.currency),
+            "member": money.typed(night.price_member, night.currency) if night.price_member is not None else "",
             "house_share": night.house_share,
-        }
+        },
     )
     context = {
         "night": night,
@@ -44,7 +45,7 @@ def _page(request, night: Night, **extra):
         "prize_money": selectors.prize_payouts(night, door.cash.net, standings.awards),
         "prizes": selectors.night_prizes(night, door.cash.net),
         "draw_form": extra.pop("draw_form", None) or DrawForm(tied=_tied(_tied_awards(standings))),
-        "pot_form": extra.pop("pot_form", None) or PotLineForm(),
+        "pot_form": extra.pop("pot_form", None) or PotLineForm(currency=night.currency),
         "pots": selectors.night_pots(night),
         "draws": selectors.night_draws(night),
         **extra,
@@ -61,7 +62,7 @@ def money_page(request, night_id: int):
 @require_POST
 def money_settings(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    form = MoneySettingsForm(request.POST)
+    form = MoneySettingsForm(request.POST, currency=night.currency)
     if form.is_valid():
         try:
             services.money_settings(night=night, **form.cleaned_data)
@@ -114,7 +115,7 @@ def _row_action(request, night_id: int, entry_id: int, act):
 def money_refund(request, night_id: int, entry_id: int):
     night = get_object_or_404(Night, pk=night_id)
     entry = get_object_or_404(Entry, pk=entry_id, night=night)
-    form = RefundForm(request.POST, prefix=f"r{entry.pk}")
+    form = RefundForm(request.POST, prefix=f"r{entry.pk}", currency=night.currency)
     if form.is_valid():
         try:
             services.payment_refund(night=night, entry=entry, by=request.user, **form.cleaned_data)
@@ -130,7 +131,7 @@ def money_refund(request, night_id: int, entry_id: int):
 def pot_add(request, night_id: int):
     """A line of a side pot: money in, paid to a winner, or carried over to the club's next night."""
     night = get_object_or_404(Night, pk=night_id)
-    form = PotLineForm(request.POST)
+    form = PotLineForm(request.POST, currency=night.currency)
     return _sent(
         request,
         night,

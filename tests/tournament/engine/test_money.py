@@ -37,13 +37,84 @@ def test_amounts_typed_at_the_cash_box(typed, cents):
         ("twenty", "Type an amount like 20 or 20.50."),
         ("-5", "Type an amount like 20 or 20.50."),
         ("20.505", "Type at most two figures after the point (cents)."),
-        ("20.5x", "Type at most two figures after the point (cents)."),
+        ("20.5x", "Type an amount like 20 or 20.50."),
         ("10000.01", "That is more than 10,000: check the amount."),
     ],
 )
 def test_amounts_the_cash_box_refuses_say_why(typed, refusal):
     with pytest.raises(MoneyError, match=refusal.replace("(", r"\(").replace(")", r"\)")):
         parse_cents(typed)
+
+
+@pytest.mark.parametrize(
+    ("typed", "currency", "cents"),
+    [
+        # Euro nights write a decimal comma; a point still reads as cents where it can only be that.
+        ("12,50", "EUR", 1250),
+        ("12,5", "EUR", 1250),
+        ("12.50", "EUR", 1250),
+        ("1.250,00", "EUR", 125000),
+        ("1 250,00", "EUR", 125000),
+        ("1.250", "EUR", 125000),
+        ("€ 12,50", "EUR", 1250),
+        ("12,50 €", "EUR", 1250),
+        ("12,50 EUR", "EUR", 1250),
+        ("1,250.00", "EUR", 125000),
+        ("150 kr", "SEK", 15000),
+        ("2.500,50", "SEK", 250050),
+        # Dollar and pound nights write a decimal point and group thousands with commas.
+        ("12.50", "USD", 1250),
+        ("12,50", "USD", 1250),
+        ("1,250", "USD", 125000),
+        ("1,250.00", "USD", 125000),
+        ("1.250,00", "USD", 125000),
+        ("£7.5", "GBP", 750),
+        ("1'250.00", "CHF", 125000),
+    ],
+)
+def test_amounts_read_as_the_person_typed_them_in_the_nights_currency(typed, currency, cents):
+    assert parse_cents(typed, currency) == cents
+
+
+@pytest.mark.parametrize(
+    ("typed", "currency", "question"),
+    [
+        ("1.250", "USD", "“1.250” could be 1,250.00 or 1.25: type 1250 for the first, 1.25 for the second."),
+        ("1,250", "EUR", "“1,250” could be 1.250,00 or 1,25: type 1250 for the first, 1,25 for the second."),
+        ("12,345", "EUR", "Type at most two figures after the comma (cents). For 12.345,00, type 12345."),
+        ("1,25.00", "USD", "Type an amount like 20 or 20.50 (or 1,250.00)."),
+        ("1.2.3", "EUR", "Type an amount like 20 or 20,50."),
+        ("12,50", "XYZ", None),
+    ],
+)
+def test_an_amount_that_could_be_read_two_ways_is_asked_about(typed, currency, question):
+    if question is None:  # a currency the app does not know: the decimal point, as a dollar night
+        assert parse_cents(typed, currency) == 1250
+        return
+    with pytest.raises(MoneyError) as refused:
+        parse_cents(typed, currency)
+    assert str(refused.value) == question
+
+
+def _written(cents: int, mark: str, grouped: bool) -> str:
+    """An amount written the way a currency writes it: "1.250,50" or "1,250.50", grouped or not."""
+    whole, part = divmod(cents, 100)
+    group = "." if mark == "," else ","
+    digits = f"{whole:,}".replace(",", group) if grouped else str(whole)
+    return f"{digits}{mark}{part:02d}"
+
+
+@given(
+    cents=st.integers(min_value=0, max_value=10_000_00),
+    currency=st.sampled_from(["USD", "EUR", "GBP", "SEK", "CAD"]),
+    grouped=st.booleans(),
+    symbol=st.sampled_from(["", "$", "€", "£"]),
+)
+def test_any_amount_written_with_two_figures_of_cents_reads_back_in_either_custom(cents, currency, grouped, symbol):
+    """Two figures of cents make the decimal mark plain, so an amount written either way (a decimal comma or a
+    decimal point, thousands grouped or not, a symbol before it) reads back the same on any night."""
+    for mark in (",", "."):
+        assert parse_cents(symbol + _written(cents, mark, grouped), currency) == cents
 
 
 def test_prices_by_kind():
@@ -233,7 +304,7 @@ def test_prizes_as_the_organizer_names_them_with_their_money_or_none():
         ("high 50%, low, high $5", "“high” is named twice: name each prize once, with its money."),
         ("high, HIGH", "“high” is named twice"),
         ("high $lots", "Type an amount like 20 or 20.50."),
-        ("high 20.505", "Type at most two figures after the point (cents)."),
+        ("high 20.505", "Type at most two figures after the point (cents). For 20,505.00, type 20505."),
         ("40%", "Name the prize its money is for, like “high 40%”, not “40%” alone."),
     ],
 )
