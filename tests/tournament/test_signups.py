@@ -315,3 +315,27 @@ def test_a_walk_in_signs_up_and_checks_in_from_the_door_page(client, door_night)
     assert "Late Lou: the night is full; you are 1st on the waitlist." in full
     refused = client.post(url, {"walk_in": "walk in wanda"}).content.decode()
     assert "Walk In Wanda is already signed up for this night." in refused
+
+
+def test_a_walk_in_at_a_door_whose_check_in_is_off_is_told_so_and_nothing_is_stored(client, door_night):
+    """#34 item 6: the door's page answered "the night is full; you are on the waitlist" while it stored a confirmed
+    place. With check-in off the walk-in is refused whole, with a sentence that says why."""
+    services.signup_settings(night=door_night, open=True, cap=None, checkin=False)
+    before = SignUp.objects.count()
+    answer = client.post(reverse("tournament:door", args=[door_night.pk]), {"walk_in": "Walk In Wanda"})
+    body = answer.content.decode()
+    assert "Check-in by phone is not open tonight" in body
+    assert "waitlist" not in body and "Welcome" not in body
+    with pytest.raises(ValidationError, match="give your name at the organizer's table"):
+        services.door_walk_in(night=door_night, name="Walk In Wanda")
+    assert SignUp.objects.count() == before
+    assert not Entry.objects.filter(night=door_night, player__name="Walk In Wanda").exists()
+
+
+def test_contact_and_category_are_cleaned_as_names_are(door_night):
+    """#34 item 7: an escape sequence, a bell or a backspace in the category kept it from matching its prize."""
+    services.signup_settings(night=door_night, open=True, cap=None)
+    signup = services.signup_create(
+        night=door_night, name="Ann Lee", contact="555\x07-0100\u200b", category="\x1b[31mlady\x08 "
+    )
+    assert (signup.contact, signup.category) == ("555-0100", "[31mlady")

@@ -40,11 +40,12 @@ from .seating import (
     table_link_regenerate,
     table_links_ensure,
 )
-from .signups import signup_create, signup_promote, signup_settings, signup_withdraw
+from .signups import door_walk_in, signup_create, signup_promote, signup_settings, signup_withdraw
 from .wishes import night_wishes_set
 
 __all__ = [
     "LATER_SETTINGS",
+    "door_walk_in",
     "draw_hide",
     "draw_make",
     "entry_check_in_by_phone",

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from ..models import NAME_LENGTH, Entry, Night, Player, SignUp
 from .nights import clean_name, lock_night
-from .players import signup_register, waitlist_fill
+from .players import entry_check_in_by_phone, signup_register, waitlist_fill
 
 
 def _open_for_signups(night: Night) -> None:
@@ -39,11 +39,28 @@ def signup_create(*, night: Night, name: str, contact: str = "", category: str =
         raise ValidationError({"name": f"{here.player.name} is already signed up for this night."})
     if waiting := next((w for w in SignUp.waiting(night.pk) if Player.key_for(w.name) == key), None):
         raise ValidationError({"name": f"{waiting.name} is already on this night's waitlist."})
+    # Contact and category cleaned as names are (no control or invisible characters, spaces collapsed), so a
+    # category typed with a stray escape still matches its prize and its group.
     signup = SignUp.objects.create(
-        night=night, name=name, contact=" ".join(contact.split())[:120], category=category.strip()[:40]
+        night=night, name=name, contact=clean_name(contact)[:120], category=clean_name(category)[:40]
     )
     full = night.signup_cap is not None and night.entries.count() >= night.signup_cap
     return signup if full else signup_register(signup)
+
+
+@transaction.atomic
+def door_walk_in(*, night: Night, name: str) -> SignUp:
+    """Someone not on the list signs up at the door's page and is checked in, in one transaction: refused whole
+    (nothing stored) when check-in at the door is not open; over the cap, on the waitlist and not checked in."""
+    night = lock_night(night)
+    if night.status == Night.Status.SETUP and not night.checkin_open:
+        raise ValidationError(
+            {"name": "Check-in by phone is not open tonight: give your name at the organizer's table."}
+        )
+    signup = signup_create(night=night, name=name)
+    if signup.entry_id is not None:
+        signup.entry = entry_check_in_by_phone(night=night, entry_id=signup.entry_id)
+    return signup
 
 
 @transaction.atomic

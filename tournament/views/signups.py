@@ -121,9 +121,9 @@ def door(request, night_id: int):
     walk_in = None
     if request.method == "POST" and "walk_in" in request.POST:  # not on the list: sign up here, and check in
         try:
-            walk_in = services.signup_create(night=night, name=request.POST.get("walk_in", ""))
+            walk_in = services.door_walk_in(night=night, name=request.POST.get("walk_in", ""))
             if walk_in.entry_id is not None:
-                here = services.entry_check_in_by_phone(night=night, entry_id=walk_in.entry_id)
+                here = walk_in.entry
         except ValidationError as error_:
             error, query = " ".join(error_.messages), request.POST.get("walk_in", "").strip()
     elif request.method == "POST":
