@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 
 from django import forms
@@ -332,7 +333,20 @@ class MoneySettingsForm(forms.Form):
         read_in(self, currency)
 
 
+def new_key() -> str:
+    """A money form's one-time key (see Payment.key): the form sent twice is stored once."""
+    return uuid.uuid4().hex
+
+
+class OnceKey(forms.CharField):
+    """The form's one-time key, hidden, new each time the form is drawn."""
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, max_length=200, initial=new_key, widget=forms.HiddenInput, **kwargs)
+
+
 class RefundForm(forms.Form):
+    key = OnceKey()
     cents = CentsField(label="Amount back", error_messages={"required": "Type the amount given back."})
     method = forms.ChoiceField(label="By", choices=[(method, method) for method in money.METHODS])
     reason = forms.CharField(
@@ -345,6 +359,7 @@ class RefundForm(forms.Form):
 
 
 class PotLineForm(forms.Form):
+    key = OnceKey()
     pot = forms.CharField(
         label="Pot",
         max_length=40,

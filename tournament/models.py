@@ -541,6 +541,10 @@ class PartnerWish(models.Model):
         return f"{self.first} and {self.second}: {self.get_kind_display().lower()}"
 
 
+# A money form's one-time key: 32 hex figures (uuid4), sent back with the form.
+MONEY_KEY_LENGTH = 40
+
+
 class Payment(models.Model):
     """One line of the door's cash record: money in from a player (positive), or out (a refund or a correction,
     negative, with its reason), by method; "comp" lets a player in free. Never edited."""
@@ -552,9 +556,14 @@ class Payment(models.Model):
     reason = models.CharField(max_length=200, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     at = models.DateTimeField(default=timezone.now)
+    # The one-time key of the form that sent it: the same form sent twice (a double tap) is stored once.
+    key = models.CharField(max_length=MONEY_KEY_LENGTH, blank=True, default="")
 
     class Meta:
         ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "key"], condition=~models.Q(key=""), name="payment_key_once")
+        ]
 
     def __str__(self) -> str:
         return f"{money.shown(self.cents, self.night.currency)} {self.method}"
@@ -580,9 +589,13 @@ class PotLine(models.Model):
     )
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     at = models.DateTimeField(default=timezone.now)
+    key = models.CharField(max_length=MONEY_KEY_LENGTH, blank=True, default="")  # as Payment.key
 
     class Meta:
         ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "key"], condition=~models.Q(key=""), name="pot_line_key_once")
+        ]
 
     def __str__(self) -> str:
         return f"{self.pot}: {self.kind} {money.shown(self.cents, self.night.currency)}"

@@ -11,7 +11,7 @@ from scoring.prizes import valid_prize
 
 from ..engine import money
 from ..models import Entry, Night, Payment
-from .nights import lock_night
+from .nights import create_once, form_key, lock_night
 
 
 def _locked_entry(night: Night, entry: Entry) -> Entry:
@@ -119,10 +119,15 @@ def entry_price_kind(*, night: Night, entry: Entry, kind: str) -> Entry:
 
 
 @transaction.atomic
-def payment_take(*, night: Night, entry: Entry, method: str, cents: int | None = None, by=None) -> Payment:
+def payment_take(
+    *, night: Night, entry: Entry, method: str, cents: int | None = None, by=None, key: str = ""
+) -> Payment:
     """Money in from a player: `cents` (None: what they owe) by `method`; "comp" lets them in free (what they owe,
     counted as paid, no money in). A substitute owes what is still owed on the entry they took over, if anything."""
     night = lock_night(night)
+    key = form_key(key)
+    if key and (done := Payment.objects.filter(night=night, key=key).first()) is not None:
+        return done  # the same tap sent twice: taken once
     entry = _locked_entry(night, entry)
     if method not in money.METHODS:
         raise ValidationError({"method": f"Paid by {', '.join(money.METHODS)}."})
@@ -136,16 +141,20 @@ def payment_take(*, night: Night, entry: Entry, method: str, cents: int | None =
     if cents <= 0:
         raise ValidationError({"cents": "An amount paid is more than 0 (a refund is its own line)."})
     Night.touch(night.pk)  # the prize money shown beside the standings follows the pot
-    return Payment.objects.create(
-        night=night, entry=entry, cents=cents, method=method, by=by if getattr(by, "is_authenticated", False) else None
-    )
+    by = by if getattr(by, "is_authenticated", False) else None
+    return create_once(Payment, key=key, night=night, entry=entry, cents=cents, method=method, by=by)[0]
 
 
 @transaction.atomic
-def payment_refund(*, night: Night, entry: Entry, cents: int, method: str, reason: str, by=None) -> Payment:
+def payment_refund(
+    *, night: Night, entry: Entry, cents: int, method: str, reason: str, by=None, key: str = ""
+) -> Payment:
     """Money back to a player (or a correction): a new line taking `cents` off `method`, with its reason; never
     more than the player paid by that method."""
     night = lock_night(night)
+    key = form_key(key)
+    if key and (done := Payment.objects.filter(night=night, key=key).first()) is not None:
+        return done  # the same refund sent twice: given back once
     entry = _locked_entry(night, entry)
     reason = " ".join(reason.split())
     if not reason:
@@ -159,11 +168,7 @@ def payment_refund(*, night: Night, entry: Entry, cents: int, method: str, reaso
             {"cents": f"{entry.player.name} paid {have} by {method}: refund more than 0, up to that."}
         )
     Night.touch(night.pk)
-    return Payment.objects.create(
-        night=night,
-        entry=entry,
-        cents=-cents,
-        method=method,
-        reason=reason[:200],
-        by=by if getattr(by, "is_authenticated", False) else None,
-    )
+    by = by if getattr(by, "is_authenticated", False) else None
+    return create_once(
+        Payment, key=key, night=night, entry=entry, cents=-cents, method=method, reason=reason[:200], by=by
+    )[0]

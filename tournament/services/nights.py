@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,7 +10,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring import names, seeds
@@ -19,7 +20,16 @@ from scoring.rules import PRESET_TARGETS, PRESETS, STANDARD, Ruleset, ScoringErr
 from scoring.seats import HEAD_TABLE
 
 from ..engine import money
-from ..models import DEFAULT_PRIZES, NIGHT_SETTINGS, WINNERS_STAY_PRIZES, WINNERS_STAY_TARGET, Night, Round, Seating
+from ..models import (
+    DEFAULT_PRIZES,
+    MONEY_KEY_LENGTH,
+    NIGHT_SETTINGS,
+    WINNERS_STAY_PRIZES,
+    WINNERS_STAY_TARGET,
+    Night,
+    Round,
+    Seating,
+)
 
 
 def clean_name(name: str) -> str:
@@ -141,6 +151,28 @@ def night_update(*, night: Night, price: int | None = None, currency: str | None
     night.save()
     Night.touch(night.pk, moved=True)
     return night
+
+
+def form_key(key: str) -> str:
+    """A money form's one-time key as stored: letters, figures and dashes, at most MONEY_KEY_LENGTH; anything else
+    (a forged or broken key) is no key, and the line is stored as any line without one."""
+    key = (key or "").strip()
+    return key if len(key) <= MONEY_KEY_LENGTH and re.fullmatch(r"[A-Za-z0-9-]+", key) else ""
+
+
+def create_once(model, *, key: str, **fields):
+    """A record of the cash (a payment, a pot line) made once for its form's key: the form sent again (a double
+    tap, two posts at the same moment) gives back the line the first one stored. Returns (line, made now)."""
+    night = fields["night"]
+    if key and (done := model.objects.filter(night=night, key=key).first()) is not None:
+        return done, False
+    try:
+        with transaction.atomic():
+            return model.objects.create(key=key, **fields), True
+    except IntegrityError:
+        if key and (done := model.objects.filter(night=night, key=key).first()) is not None:
+            return done, False
+        raise
 
 
 def lock_night(night: Night) -> Night:

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 
 from ..engine import money
 from ..models import Night, PotLine
-from .nights import lock_night
+from .nights import create_once, form_key, lock_night
 
 MOST_CENTS = 100_000_00
 
@@ -18,10 +18,13 @@ def _lines(night: Night) -> list[money.PotLine]:
 
 
 @transaction.atomic
-def pot_line_add(*, night: Night, pot: str, kind: str, cents: int, reason: str = "", by=None) -> PotLine:
+def pot_line_add(*, night: Night, pot: str, kind: str, cents: int, reason: str = "", by=None, key: str = "") -> PotLine:
     """Money into a pot, paid from it to a winner (who, in `reason`), or carried over to the club's next night;
     refused where it would pay or carry more than the pot holds."""
     night = lock_night(night)
+    key = form_key(key)
+    if key and (done := PotLine.objects.filter(night=night, key=key).first()) is not None:
+        return done  # the same line sent twice: stored once
     pot, reason = " ".join(pot.split()), " ".join(reason.split())
     if not pot:
         raise ValidationError({"pot": "Name the pot: “50/50”, “Bump cup”, “Jackpot”…"})
@@ -37,7 +40,7 @@ def pot_line_add(*, night: Night, pot: str, kind: str, cents: int, reason: str =
         raise ValidationError({"cents": str(error)}) from error
     if kind == PotLine.Kind.CARRIED and not reason:
         reason = "carried over to the club's next night"
-    made = PotLine.objects.create(night=night, pot=pot, kind=kind, cents=cents, reason=reason, by=by)
+    made, _ = create_once(PotLine, key=key, night=night, pot=pot, kind=kind, cents=cents, reason=reason, by=by)
     Night.touch(night.pk)
     return made
 

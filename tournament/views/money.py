@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from .. import selectors, services
 from ..engine import money
 from ..exports import SafeWriter
-from ..forms import DrawForm, MoneySettingsForm, PotLineForm, RefundForm, apply_errors
+from ..forms import DrawForm, MoneySettingsForm, PotLineForm, RefundForm, apply_errors, new_key
 from ..models import Entry, Night
 from ..permissions import organizer_required
 
@@ -27,6 +27,7 @@ def _page(request, night: Night, **extra):
     standings = selectors.night_standings(night)
     for row in door.rows:
         row.refund_form = RefundForm(prefix=f"r{row.entry.pk}", currency=night.currency)
+        row.take_key = new_key()  # the line's payment buttons: a double tap takes the money once
     settings = extra.pop("settings_form", None) or MoneySettingsForm(
         currency=night.currency,
         initial={
@@ -82,7 +83,11 @@ def money_take(request, night_id: int, entry_id: int):
         night_id,
         entry_id,
         lambda night, entry: services.payment_take(
-            night=night, entry=entry, method=request.POST.get("method", ""), by=request.user
+            night=night,
+            entry=entry,
+            method=request.POST.get("method", ""),
+            by=request.user,
+            key=request.POST.get("key", ""),
         ),
     )
 
