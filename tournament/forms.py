@@ -286,6 +286,8 @@ class SubstituteForm(forms.Form):
     )
 
     def __init__(self, *args, entries=(), **kwargs):
+        # Ids of their own: the night page also holds the late arrival's "name" box, and a label must name its box.
+        kwargs.setdefault("auto_id", "id_substitute_%s")
         super().__init__(*args, **kwargs)
         self.fields["leaving"].choices = [(entry.pk, entry.player.name) for entry in entries]
 

@@ -362,11 +362,21 @@ def night_games_set(*, night: Night, games: int, by=None) -> Night:
     return night
 
 
+def _check_seen(latest: Round | None, game: int | None, words: str) -> None:
+    """Refuse a button drawn for another game than the night's latest (a page left open while the night moved on):
+    `game` is the game the button named; None, the caller does not say."""
+    if game is not None and (latest is None or latest.number != game):
+        now = f"game {latest.number} is {latest.get_status_display().lower()}" if latest else "no game is seated"
+        raise ValidationError({"games": f"{words} was drawn for game {game}; {now} now. Nothing was done."})
+
+
 @transaction.atomic
-def night_last_game(*, night: Night, by=None) -> Night:
-    """“This is the last game”: the game seated or under way is the night's last; the night ends when it closes."""
+def night_last_game(*, night: Night, by=None, game: int | None = None) -> Night:
+    """“This is the last game”: the game seated or under way is the night's last; the night ends when it closes.
+    `game`: the game the button named (refused if the night has moved on since)."""
     night, latest = _lock_night(night)
     _require_playing(night, "games")
+    _check_seen(latest, game, "“This is the last game”")
     if latest is None:
         raise ValidationError({"games": "No game is seated yet: set the number of games in the settings."})
     if latest.status == Status.CLOSED:
@@ -380,12 +390,14 @@ def night_last_game(*, night: Night, by=None) -> Night:
 
 
 @transaction.atomic
-def night_hold(*, night: Night, hold: bool, by=None) -> Night:
+def night_hold(*, night: Night, hold: bool, by=None, game: int | None = None) -> Night:
     """Hold the night before its next game (the next game is not seated until the organizer seats it), or let it go.
 
-    Held between games (the last game closed, the next not seated), letting go seats the next game at once."""
+    Held between games (the last game closed, the next not seated), letting go seats the next game at once.
+    `game`: the game the button named as held before (refused if the night has moved on since)."""
     night, latest = _lock_night(night)
     _require_playing(night, "hold")
+    _check_seen(latest, None if game is None else game - 1, f"“Hold before game {game}”")
     night.hold_next = hold
     night.save(update_fields=["hold_next"])
     Night.touch(night.pk, moved=True)
@@ -431,6 +443,10 @@ def night_settings_change(*, night: Night, by=None, **settings) -> Night:
     return night
 
 
+def _games(count: int) -> str:
+    return f"{count} game{'s' if count != 1 else ''}"
+
+
 @dataclass(frozen=True)
 class Ending:
     """What “End the night now” does, said before the organizer confirms it."""
@@ -445,19 +461,26 @@ def night_ending(night: Night) -> Ending:
     """What ending the night now would do, in words for the confirmation (read, nothing written)."""
     latest = night.rounds.order_by("-number").first()
     if night.status == Night.Status.FINISHED:
-        return Ending(night.games, None, 0, f"The night is already over: all {night.games} games are played.")
+        return Ending(night.games, None, 0, f"The night is already over: its {_games(night.games)} are played.")
     if latest is None:
         return Ending(0, None, 0, "No game has been played: there is nothing to end. Delete the night instead.")
     if latest.status == Status.CLOSED:
         return Ending(
-            latest.number, None, 0, f"The night ends with the {latest.number} games played; the standings are final."
+            latest.number,
+            None,
+            0,
+            f"The night ends with the {_games(latest.number)} played; the standings are final.",
         )
     played = latest.number - 1
     tables_in = _finals(latest).count()
     if latest.status == Status.SEATED:
         what = f"Game {latest.number} is seated but not started: its seating is taken down."
     else:
-        scores = f"{tables_in} table{'s' if tables_in != 1 else ''}' scores" if tables_in else "no scores yet"
+        scores = (
+            f"{tables_in} table{'s' if tables_in != 1 else ''}{'’' if tables_in != 1 else '’s'} scores"
+            if tables_in
+            else "no scores yet"
+        )
         what = f"Game {latest.number} is under way ({scores} in): it is dropped and its scores are not counted."
     if played == 0:
         return Ending(0, latest.number, tables_in, f"{what} No game would be left: delete the night instead.")
@@ -465,7 +488,7 @@ def night_ending(night: Night) -> Ending:
         played,
         latest.number,
         tables_in,
-        f"{what} The night ends with the {played} game{'s' if played != 1 else ''} played before it; "
+        f"{what} The night ends with the {_games(played)} played before it; "
         f"the standings after game {played} are final. To let game {latest.number} finish instead, use "
         "“This is the last game”.",
     )

@@ -13,7 +13,9 @@
 (function () {
   "use strict";
   var MIN_SECONDS = 5;
-  var show = { key: null, slide: 0, page: 0, until: 0 };
+  // Where the show is: the slide, its page, when the page turns, and the first line on it (a page count that
+  // changes under the show, the screen resized or a band come or gone, goes on from that line, skipping nobody).
+  var show = { key: null, slide: 0, page: 0, until: 0, first: 0, per: 0 };
   var timer = null;
   var offset = 0; // the server's clock minus this device's
 
@@ -109,15 +111,25 @@
       if (!current) return;
       var items = lines(entry.slide);
       var first = show.page * entry.per;
+      show.first = first;
+      show.per = entry.per;
       items.forEach(function (item, at) { item.hidden = at < first || at >= first + entry.per; });
       var label = entry.slide.querySelector("[data-page-label]");
       if (label) label.textContent = entry.pages > 1 ? "· page " + (show.page + 1) + " of " + entry.pages : "";
     });
   }
 
+  // The page that holds the line the show was at, after a change of the page's size.
+  function keepPlace(laid) {
+    var entry = laid[Math.min(show.slide, laid.length - 1)];
+    if (show.per && entry.per !== show.per) show.page = Math.floor(show.first / entry.per);
+    show.page = Math.min(show.page, entry.pages - 1);
+  }
+
   function turn() {
     var laid = plan();
     if (!laid.length) return;
+    keepPlace(laid);
     show.page += 1;
     if (show.page >= laid[show.slide].pages) {
       show.page = 0;
@@ -149,11 +161,12 @@
       show.key = key;
       show.slide = 0;
       show.page = 0;
+      show.per = 0;
       begin(laid);
       return;
     }
     show.slide = Math.min(show.slide, laid.length - 1);
-    show.page = Math.min(show.page, laid[show.slide].pages - 1);
+    keepPlace(laid);
     paint(laid);
     schedule(show.until - Date.now());
   }
@@ -161,7 +174,8 @@
   function relayout() {
     var laid = plan();
     if (!laid.length) return;
-    show.page = Math.min(show.page, laid[show.slide].pages - 1);
+    show.slide = Math.min(show.slide, laid.length - 1);
+    keepPlace(laid);
     paint(laid);
   }
 

@@ -42,7 +42,7 @@ NOW = f"""() => ({{names: ({PAINTED})(),
   label: (document.querySelector('section:not([hidden]) [data-page-label]') || {{}}).textContent || ''}})"""
 
 
-def seen_long_enough(page, names: list[str], seconds: int, shots: str) -> dict[str, int]:
+def seen_long_enough(page, names: list[str], seconds: int, shots: str, at=None) -> dict[str, int]:
     """Run the display's clock a second at a time for `seconds`; for each name, the first second at which it had
     been on screen, still, for READ_SECONDS. Screenshots of the first pages. The page's clock stands still between
     the steps (its time is only what the steps give it)."""
@@ -62,6 +62,9 @@ def seen_long_enough(page, names: list[str], seconds: int, shots: str) -> dict[s
             last_label = now["label"]
         if len(readable) == len(names):
             break
+        if at is not None and second in at:
+            at[second]()  # something happens in the hall at that second (a draw)
+            page.wait_for_timeout(1500)  # its answer reaches the page on the display's next poll
         page.clock.run_for(1000)
     return readable
 
@@ -168,3 +171,29 @@ def test_a_door_prize_draw_during_a_game_leaves_the_seating_on_screen_and_goes_b
     assert page.locator(".room-draw").is_hidden()
     assert len(page.evaluate(PAINTED)) > with_band  # the stage grew back: more lines a page
     page.screenshot(path=str(ARTIFACTS / "room-pages-draw-gone.png"))
+
+
+def test_a_draw_made_while_the_seating_pages_turn_skips_nobody(live_server, browser):
+    """The band takes room from the seating while a round of its pages is under way, and gives it back when the
+    organizer takes the draw off: each time the pages are laid out again from the line the display was at, so every
+    name still comes round (a trial found four names skipped)."""
+    from tournament import services
+    from tournament.models import Night
+
+    names = names_for(44)
+    pk = night_at(44, 0, names)
+    page = browser.new_page(viewport=SCREENS["720p"])
+    page.clock.install()
+    page.goto(f"{live_server.url}/public/nights/{pk}/display/")
+    page.wait_for_selector(".room-finder li")
+
+    def draw() -> None:
+        services.draw_make(night=Night.objects.get(pk=pk), title="Door prize", count=1, pool_kind="players")
+
+    def hide() -> None:
+        services.draw_hide(night=Night.objects.get(pk=pk))
+
+    readable = seen_long_enough(page, names, 60, "720p-44-draw", at={4: draw, 16: hide})
+    assert page.locator(".room-draw.band").count() == 0
+    missing = [name for name in names if name not in readable]
+    assert not missing, missing

@@ -210,8 +210,8 @@ def test_a_charity_night_as_a_volunteer_runs_it(live_server, browser, django_use
     # A player leaves during game 2 and a substitute takes the seat; the night holds before game 3 for a latecomer.
     leaver = Entry.objects.get(night=night, player__name="Bob Martin")
     open_roster(org)
-    org.select_option("#id_leaving", str(leaver.pk))
-    org.fill("#substitute input[name=name]", "Vera Substitute")
+    org.select_option("#id_substitute_leaving", str(leaver.pk))
+    org.fill("#id_substitute_name", "Vera Substitute")
     org.click("text=Replace for the rest of the night")
     org.wait_for_selector("#roster ol.entries >> text=substitute for Bob Martin")
     org.click("button:has-text('Hold before game 3')")

@@ -196,3 +196,34 @@ def test_the_tables_phones_say_the_last_game_and_the_hold(client):
     play_round(Round.objects.get(pk=second.pk), SCORES)
     page = client.get(f"/t/{link.token}/").content.decode()
     assert "game 2 is over; the next game is seated when the organizer calls it" in page
+
+
+def test_a_hold_or_last_game_button_drawn_for_an_earlier_game_does_nothing_and_says_so(client):
+    """A trial: the night page left open in game 2, game 2 closed and game 3 started by itself; the page's "Hold
+    before game 3" then held the night before game 4 without a word. The button names its game."""
+    organizer = User.objects.create_user("org", password="x", is_staff=True)
+    client.force_login(organizer)
+    night, first = running_night(games=6)
+    second = finish_game(first)
+    finish_game(second)  # game 3 under way; the page still shows game 2's buttons
+    stale = client.post(reverse("tournament:night_hold", args=[night.pk]), {"hold": "1", "game": "3"})
+    assert "drawn for game 2; game 3 is playing now. Nothing was done." in stale.content.decode()
+    assert not fresh(night).hold_next
+    stale = client.post(reverse("tournament:night_last_game", args=[night.pk]), {"game": "2"})
+    assert "Nothing was done" in stale.content.decode() and fresh(night).games == 6
+    client.post(reverse("tournament:night_last_game", args=[night.pk]), {"game": "3"})
+    assert fresh(night).games == 3
+
+
+def test_the_night_page_names_the_prize_winners_as_the_prize_rules_give_them(client):
+    """A trial: the finished night's headline said "Low score: Carl" (lowest total, a bye) while the prize table,
+    the sheet and the display gave the low prize to another player under the night's prize rules."""
+    organizer = User.objects.create_user("org", password="x", is_staff=True)
+    client.force_login(organizer)
+    night, first = running_night(games=1)
+    finish_game(first)
+    awards = selectors.night_standings(fresh(night)).awards
+    page = client.get(reverse("tournament:night_detail", args=[night.pk])).content.decode()
+    assert "its one game played" in page
+    for award in awards:
+        assert f"{award.prize}: {', '.join(award.names)}" in page

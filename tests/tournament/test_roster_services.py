@@ -53,7 +53,7 @@ def test_a_late_arrival_during_a_game_waits_for_the_next():
     services.players_register(night=night, names=["Late Larry"])
     assert "Late Larry" not in where(round1)
     rows = {row["entry"].player.name: row["where"] for row in selectors.players_in_play(night, round1)}
-    assert rows["Late Larry"] == "joins next game"
+    assert rows["Late Larry"] == "joins game 2"
     round2 = close(round1)
     assert "Late Larry" in where(round2)
 

@@ -347,7 +347,10 @@ def players_in_play(night: Night, round_: Round | None) -> list[dict]:
         elif entry.player_id in sitting_out:
             place, where = Place.BYE, "sitting out"
         else:
-            place, where = Place.NEXT, "joins next game"
+            joins = (
+                "the next game" if round_ is None else f"game {round_.number + (round_.status != Round.Status.SEATED)}"
+            )
+            place, where = Place.NEXT, f"joins {joins}"
         if entry.substitute_for_id in name_of:
             where += f" · substitute for {name_of[entry.substitute_for_id]}"
         rows.append({"entry": entry, "place": place, "where": where, "replaced": entry.pk in replaced_by})
@@ -400,7 +403,12 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
     stamp = f"{night.moved_at.timestamp():.6f}"
     if night.status == Night.Status.FINISHED:
         return Room(
-            night, current, stamp, RoomState.FINISHED, "Thank you for playing!", f"All {night.games} games played."
+            night,
+            current,
+            stamp,
+            RoomState.FINISHED,
+            "Thank you for playing!",
+            f"All {night.games} games played." if night.games != 1 else "The game is played.",
         )
     if current is None:
         return Room(

@@ -106,6 +106,12 @@ def round_extend(request, night_id: int, number: int):
 # ---- the night's length: the last game, a hold before the next, the end now --------------------------------------
 
 
+def _game_named(request) -> int | None:
+    """The game a night-length button was drawn for (its page's `game`), or None from a form without one."""
+    value = request.POST.get("game", "")
+    return int(value) if value.isdecimal() and len(value) < 4 else None
+
+
 def _night_action(request, night_id: int, action, **options):
     """One of the night's length buttons: done, or refused with the reason beside the game's bar."""
     night = get_object_or_404(Night, pk=night_id)
@@ -122,13 +128,15 @@ def _night_action(request, night_id: int, action, **options):
 @organizer_required
 @require_POST
 def night_last_game(request, night_id: int):
-    return _night_action(request, night_id, game.night_last_game)
+    return _night_action(request, night_id, game.night_last_game, game=_game_named(request))
 
 
 @organizer_required
 @require_POST
 def night_hold(request, night_id: int):
-    return _night_action(request, night_id, game.night_hold, hold=request.POST.get("hold") == "1")
+    return _night_action(
+        request, night_id, game.night_hold, hold=request.POST.get("hold") == "1", game=_game_named(request)
+    )
 
 
 @organizer_required
