@@ -1,6 +1,7 @@
 /* The keeper's desk by keyboard alone: paper slips typed table after table, no mouse needed.
 
-   - The cursor starts in the first missing table's first box.
+   - The cursor starts in the first missing table's first box (a table entering hands on its phone comes after
+     the tables nobody is entering).
    - Tab goes through one table's controls, then on to its Save: the other tables' controls are left out of the
      Tab order (a click, a tap or ↑ ↓ still reaches them), so Tab never wanders down the whole page.
    - ↑ and ↓ in a box go to the same box of the table above or below.
@@ -27,6 +28,15 @@
     return !row.classList.contains("state-in");
   }
 
+  // The first table among `list` the keeper is waited for: one nobody is entering (missing, or disputed) before one
+  // whose phone is entering hands or waiting for the other side's confirmation.
+  function firstDue(list) {
+    var waiting = list.filter(function (row) {
+      return row.classList.contains("state-missing") || row.classList.contains("state-disputed");
+    });
+    return waiting[0] || list.filter(missing)[0];
+  }
+
   function firstBox(row) {
     return row && row.querySelector(".desk-form input[type=text]");
   }
@@ -40,7 +50,7 @@
   function rove() {
     var all = rows();
     if (!document.getElementById(current)) {
-      var first = all.filter(missing)[0] || all[0];
+      var first = firstDue(all) || all[0];
       current = first ? first.id : "";
     }
     all.forEach(function (row) {
@@ -94,7 +104,9 @@
     if (!form || !plain(event)) return;
     if (event.key === "Enter" && target.matches("input, select")) {
       // A list would open its options on Enter, and a tick would do nothing: Enter saves the table from either.
+      // Enter on "yes, that is the score" (the second look at an unusual total) says yes, then saves.
       event.preventDefault();
+      if (target.type === "checkbox" && /-sure$/.test(target.name) && !target.checked) target.checked = true;
       form.requestSubmit();
     } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !target.matches("select")) {
       // A list keeps its arrows for its options.
@@ -127,7 +139,7 @@
     }
     var all = rows();
     var at = all.indexOf(row);
-    var next = all.slice(at + 1).concat(all.slice(0, at)).filter(missing)[0];
+    var next = firstDue(all.slice(at + 1).concat(all.slice(0, at)));
     if (next) put(firstBox(next));
     else if (document.getElementById("desk-close")) document.getElementById("desk-close").focus();
   });
@@ -141,6 +153,6 @@
       return;
     }
     if (document.activeElement && document.activeElement !== document.body) return;
-    put(firstBox(rows().filter(missing)[0]));
+    put(firstBox(firstDue(rows())));
   });
 })();
