@@ -36,6 +36,14 @@ class PointBoxes:
         """The score's boxes, in order: N–S and E–W, or each player's at a table of three."""
         return [self[name] for name in self.point_names]  # type: ignore[index]
 
+    def clean(self):
+        """A refused one-time key is said above the form (the key is a hidden field, shown nowhere else)."""
+        data = super().clean()  # type: ignore[misc]
+        errors = self.errors  # type: ignore[attr-defined]
+        if "key" in errors:
+            self.add_error(None, errors.pop("key"))  # type: ignore[attr-defined]
+        return data
+
     def points(self) -> dict:
         """The totals as the game's life takes them (after is_valid): two sides', or `seat_points`."""
         data = self.cleaned_data
@@ -144,7 +152,11 @@ class TableScoreForm(PointBoxes, forms.Form):
         choices=[("", "—"), ("NS", "N–S"), ("EW", "E–W")],
         required=False,
     )
-    key = forms.CharField(widget=forms.HiddenInput())
+    key = forms.CharField(
+        widget=forms.HiddenInput(),
+        max_length=64,
+        error_messages={"max_length": "This form is out of date: reload the page and type the score again."},
+    )
     sure = forms.BooleanField(label="yes, that is the score", required=False)
 
     def __init__(self, *args, confirm: bool = True, three: dict[str, str] | None = None, **kwargs):
@@ -197,7 +209,11 @@ class DeskForm(ScoreForm):
     """A keeper's line for one table: the totals, and after the game closed, why it changes."""
 
     bound_field_class = DeskBox
-    key = forms.CharField(widget=forms.HiddenInput())
+    key = forms.CharField(
+        widget=forms.HiddenInput(),
+        max_length=64,
+        error_messages={"max_length": "This form is out of date: reload the page and type the score again."},
+    )
     take_over = forms.BooleanField(label="take over from its hands", required=False)
 
     def __init__(self, *args, closed: bool = False, **kwargs):

@@ -362,6 +362,16 @@ def test_a_form_key_already_used_at_another_table_is_refused_in_words(client, pl
     assert list(Submission.objects.values_list("table", flat=True)) == [1]
 
 
+def test_a_form_key_too_long_to_be_ours_is_refused_in_words_and_nothing_is_stored(client, playing):
+    """#34 item 11: a 5,000-character key was stored on SQLite and was a server error on PostgreSQL."""
+    link = link_for(playing, 1)
+    form = {"code": code_at(playing, 1, "N"), "ns_points": "6", "ew_points": "2", "key": "k" * 5000, "game": "1"}
+    response = client.post(reverse("scoring:link_submit", args=[link.token]), form, **HTMX)
+    assert response.status_code == 200
+    assert "This form is out of date: reload the page" in response.content.decode()
+    assert not Submission.objects.exists()
+
+
 def test_odd_numbers_in_addresses_and_searches_never_make_a_server_error(organizer_client, playing):
     night = playing.night
     desk = reverse("scoring:keeper_desk", args=[night.pk])
