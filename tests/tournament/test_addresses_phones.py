@@ -54,7 +54,7 @@ def test_the_table_links_page_says_which_address_phones_use_and_offers_a_test_co
 
 
 def test_a_page_opened_at_the_network_address_keeps_it(organizer_client, seated, monkeypatch):
-    monkeypatch.setattr(addresses, "lan_addresses", lambda: ["10.0.0.5"])
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: ["10.0.0.5", WIFI])  # cable first, then Wi-Fi
     page = organizer_client.get(reverse("scoring:table_links", args=[seated.night_id]), HTTP_HOST=f"{WIFI}:8000")
     assert f"http://{WIFI}:8000/t/" in page.content.decode()
     assert "only this laptop can open" not in unescape(page.content.decode())
@@ -122,3 +122,51 @@ def test_the_night_page_opened_on_the_laptop_says_which_address_phones_use(organ
     assert f'phones use <a href="http://{WIFI}:8000/">' in page
     at_wifi = organizer_client.get(reverse("tournament:night_detail", args=[seated.night_id]), HTTP_HOST=f"{WIFI}:8000")
     assert 'id="phones-address"' not in at_wifi.content.decode()
+
+
+FORGED = "evil.example:666"
+
+
+def test_a_forged_host_never_reaches_a_table_link_a_code_or_a_printed_card(organizer_client, seated, on_wifi):
+    # The Host header is the browser's word: a page asked for under a name that is not this machine's gets the
+    # laptop's own address in every link and code, at the port the server listens on (SERVER_PORT, from its socket).
+    forged = {"HTTP_HOST": FORGED, "SERVER_PORT": "8000"}
+    night = seated.night_id
+    page = unescape(organizer_client.get(reverse("scoring:table_links", args=[night]), **forged).content.decode())
+    assert f"http://{WIFI}:8000/t/{tokens(seated.night)[1]}/" in page
+    assert f'The address phones use: <a href="http://{WIFI}:8000/">' in page
+    assert "You opened this page at “evil.example:666”, a name that is not this machine's" in page
+    assert "evil.example" not in page.replace("“evil.example:666”", "")
+    for sheet in ("table_cards_pdf", "score_sheets_pdf"):
+        pdf = organizer_client.get(reverse(f"tournament:{sheet}", args=[night]), **forged)
+        decoded = [code for page in qr_codes(pdf.content) for code in page]
+        assert decoded and all(code.startswith(f"http://{WIFI}:8000/t/") for code in decoded)
+    detail = unescape(organizer_client.get(reverse("tournament:night_detail", args=[night]), **forged).content.decode())
+    assert f'phones use <a href="http://{WIFI}:8000/">' in detail
+    assert "evil.example" not in detail.replace("“evil.example:666”", "")
+
+
+def test_a_forged_host_never_reaches_the_room_displays_code(client, seated, on_wifi):
+    page = client.get(reverse("tournament:room_display", args=[seated.night_id]), HTTP_HOST=FORGED, SERVER_PORT="8000")
+    body = page.content.decode()
+    assert f"<b>http://{WIFI}:8000{reverse('tournament:player_find', args=[seated.night_id])}</b>" in body
+    assert "evil.example" not in body
+
+
+def test_the_machines_own_names_and_the_configured_ones_are_kept(organizer_client, seated, on_wifi, settings):
+    settings.ALLOWED_HOSTS = ["*", "euchre.example.org", ".club.example"]
+    url = reverse("scoring:table_links", args=[seated.night_id])
+    for host in ("euchre.example.org", "hall.club.example:8443", f"{WIFI}:8000"):
+        page = organizer_client.get(url, HTTP_HOST=host).content.decode()
+        assert f'The address phones use: <a href="http://{host}/">' in page
+        assert "not-ours" not in page
+    assert "not-ours" in organizer_client.get(url, HTTP_HOST="club.example.evil").content.decode()
+
+
+def test_own_host_knows_the_machine_and_refuses_other_names(on_wifi, settings):
+    import socket
+
+    settings.ALLOWED_HOSTS = ["*"]
+    name = socket.gethostname()
+    assert all(addresses.own_host(host) for host in (f"{WIFI}:8000", "127.0.0.1", name, f"{name}.local:8000"))
+    assert not any(addresses.own_host(host) for host in ("evil.example", "8.8.8.8:8000", "", f"{name}.evil"))
