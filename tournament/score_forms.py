@@ -216,12 +216,28 @@ class DeskForm(ScoreForm):
     )
     take_over = forms.BooleanField(label="take over from its hands", required=False)
 
-    def __init__(self, *args, closed: bool = False, **kwargs):
+    def __init__(self, *args, closed: bool = False, cut_short: int | None = None, **kwargs):
+        """`cut_short`: the head table's hands a game, at the head table of a game whose bell rang before its last
+        hand (the organizer's button, the timer): the slip then says how many hands it played, from 1 to that."""
         super().__init__(*args, **kwargs)
         top = "highest totals" if self.three else "totals"
         self.fields["last_hand_winner"].help_text = f"Only when the {top} are level."
         for name in self.point_names:  # the boxes say which is which (a first name fits a box at a table of three)
             self.fields[name].widget.attrs["placeholder"] = SIDE_BOXES.get(name) or self.fields[name].label.split()[0]
+        if cut_short is not None:
+            self.fields["hands_played"] = forms.IntegerField(
+                label=f"hands played (the bell rang before hand {cut_short})",
+                required=False,
+                min_value=1,
+                max_value=cut_short,
+                help_text=f"Empty: all {cut_short}.",
+                error_messages={
+                    "invalid": "Type the number of hands the head table played.",
+                    "min_value": "At least 1 hand.",
+                    "max_value": f"The head table plays at most {cut_short} hands a game.",
+                },
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 2}),
+            )
         if closed:
             self.fields["reason"] = forms.CharField(
                 label="Why the change (the game is closed)",

@@ -106,3 +106,50 @@ def test_the_desk_says_why_a_paper_total_is_refused(organizer_client, playing):
     assert response.status_code == 200
     assert "No 8 hands make N–S 0, E–W 0" in response.content.decode()
     assert not TableResult.objects.exists()
+
+
+def _desk_post(client, round_, table: int, **fields):
+    data = {f"t{table}-{name}": value for name, value in {"key": "k", **fields}.items()}
+    return client.post(
+        reverse("scoring:desk_save", args=[round_.night_id, round_.number, table]), data, HTTP_HX_REQUEST="true"
+    )
+
+
+def test_the_desk_takes_a_head_table_cut_short_by_the_organizers_bell_at_the_hands_it_played(organizer_client, playing):
+    # The organizer rings the bell while the head table is on its 3rd hand: its paper says 3–1 (a march and two
+    # single points), which no 8 hands make. The desk asks how many hands it played and checks the totals against
+    # that count; nothing is stored while a count is wrong.
+    bell = reverse("tournament:round_bell", args=[playing.night_id, playing.number])
+    assert organizer_client.post(bell, {"seen": f"playing:{playing.token}"}).status_code == 302
+    desk = organizer_client.get(reverse("scoring:keeper_desk", args=[playing.night_id])).content.decode()
+    assert desk.count('name="t1-hands_played"') == 1 and 'name="t2-hands_played"' not in desk
+    assert "The bell rang before the head table's last hand: on its row, Tab on to “hands played”" in desk
+    assert (
+        "No 8 hands make N–S 3, E–W 1"
+        in _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1).content.decode()
+    )
+    assert (
+        "No 2 hands make N–S 3, E–W 1"
+        in _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1, hands_played=2).content.decode()
+    )
+    for typed, said in (
+        ("9", "The head table plays at most 8 hands a game"),
+        ("0", "At least 1 hand"),
+        ("x", "Type the number of hands"),
+    ):
+        body = _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1, hands_played=typed).content.decode()
+        assert said in body
+    assert not TableResult.objects.exists()
+    saved = _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1, hands_played=3)
+    assert saved.status_code == 200 and "saved" in saved.content.decode()
+    result = TableResult.objects.get(table=1)
+    assert (result.ns_points, result.ew_points, result.hands_played, result.winner) == (3, 1, 3, "NS")
+
+
+def test_the_desk_asks_for_hands_only_when_the_bell_rang_before_the_head_tables_last_hand(organizer_client, playing):
+    desk = reverse("scoring:keeper_desk", args=[playing.night_id])
+    assert "hands_played" not in organizer_client.get(desk).content.decode()  # still playing: 8 hands, as always
+    # A hands box posted to a table the bell did not cut short is not read: the totals are checked against 8.
+    body = _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1, hands_played=3).content.decode()
+    assert "No 8 hands make N–S 3, E–W 1" in body
+    assert not TableResult.objects.exists()

@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.models import Submission, TableLink, TableResult
+from scoring.seats import HEAD_TABLE
 from tournament.forms import apply_errors
-from tournament.models import Night, Round
+from tournament.models import Cause, Night, Round
 from tournament.permissions import keeper_required, organizer_required
 
 from .. import game, selectors, services
@@ -40,7 +41,21 @@ def _form(row, round_: Round, data=None) -> DeskForm:
     elif row.waiting:  # what the table typed, for the keeper to check and save
         initial.update(result_points(row.waiting[-1]))
     closed = round_.status == Round.Status.CLOSED
-    return DeskForm(data=data, initial=initial, prefix=f"t{row.table}", closed=closed, three=row.three)
+    cut_short = _cut_short(round_) if row.table == HEAD_TABLE else None
+    if cut_short is not None and result is not None and result.entry == TableResult.Entry.TOTALS:
+        initial["hands_played"] = result.hands_played
+    return DeskForm(
+        data=data, initial=initial, prefix=f"t{row.table}", closed=closed, three=row.three, cut_short=cut_short
+    )
+
+
+def _cut_short(round_: Round) -> int | None:
+    """The head table's hands a game, when this game's bell rang before the head table's last hand (the organizer's
+    button, the timer): the head table's slip then says how many hands it played. None otherwise."""
+    night = round_.night
+    if not night.head_table_ends or round_.bell_at is None:
+        return None
+    return None if round_.bell_reason in ("", Cause.HEAD_TABLE) else night.hands_per_game
 
 
 def _round(night: Night, number: str | int | None) -> Round | None:
@@ -66,6 +81,7 @@ def _desk(night: Night, round_: Round | None, *, only: set[int] | None = None, *
         "rows": [(row, _form(row, round_)) for row in rows if only is None or row.table in only] if round_ else [],
         "missing": [row.table for row in rows if row.status != DeskState.IN],
         "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
+        "cut_short": _cut_short(round_) if round_ else None,
         **extra,
     }
 
@@ -110,6 +126,7 @@ def desk_save(request, night_id: int, number: int, table: int):
                 table=table,
                 **form.points(),
                 last_hand_winner=data["last_hand_winner"] or None,
+                hands_played=data.get("hands_played"),
                 expected_version=data["version"],
                 user=request.user,
                 role=_role(request.user),
