@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 import uuid
 from collections.abc import Sequence
@@ -673,6 +674,28 @@ class SignUp(models.Model):
     def waiting(cls, night_id: int) -> models.QuerySet[SignUp]:
         """A night's waitlist, first first."""
         return cls.objects.filter(night_id=night_id, status=cls.Status.WAITLIST).order_by("created_at", "id")
+
+
+def import_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class ImportPreview(models.Model):
+    """A players list (CSV) as its preview showed it, kept here until the organizer confirms the import: the confirm
+    step sends the token, never the list again. Used once, by the organizer who previewed it, for its night, within
+    `LIFETIME`; a used one keeps its row (to say so) without its text."""
+
+    LIFETIME = dt.timedelta(hours=1)
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="+")
+    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    token = models.CharField(max_length=64, unique=True, default=import_token, editable=False)
+    text = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"A players list previewed for {self.night_id} at {self.created_at:%H:%M}"
 
 
 class Action(models.TextChoices):

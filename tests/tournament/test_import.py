@@ -2,20 +2,79 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from html import unescape
+from html.parser import HTMLParser
+from urllib.parse import urlencode
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from tournament import services
 from tournament.imports import parse_players_csv
-from tournament.models import Player
+from tournament.models import ImportPreview, Player
 
 pytestmark = pytest.mark.django_db
 
 GOOD = "name,number,category\nAnn Kowalski,101,lady\nBob Martin,,man\n\n  Łukasz   Żółć ,103,\n"
+
+
+class ImportButton(HTMLParser):
+    """The fields of the preview's Import form (the import's form that sends no file), as a browser sends them."""
+
+    def __init__(self):
+        super().__init__()
+        self.fields: dict[str, str] | None = None
+        self.forms: list[dict[str, str]] = []
+        self.textarea: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            importing = (attrs.get("action") or "").endswith("/players/import/")
+            self.fields = {} if importing and attrs.get("enctype") != "multipart/form-data" else None
+        elif self.fields is not None and tag == "input" and attrs.get("name"):
+            self.fields[attrs["name"]] = attrs.get("value") or ""
+        elif self.fields is not None and tag == "textarea":
+            self.textarea = attrs["name"]
+            self.fields[self.textarea] = ""
+
+    def handle_data(self, data):
+        if self.fields is not None and self.textarea:
+            self.fields[self.textarea] += data
+
+    def handle_endtag(self, tag):
+        if tag == "textarea":
+            self.textarea = None
+        if tag == "form" and self.fields is not None:
+            self.forms.append(self.fields)
+            self.fields = None
+
+
+def preview(client, night, text: str | bytes):
+    url = reverse("tournament:player_import", args=[night.pk])
+    data = text if isinstance(text, bytes) else text.encode("utf-8-sig")
+    return client.post(url, {"file": SimpleUploadedFile("p.csv", data)})
+
+
+def import_button(client, night, page):
+    """Press the preview's Import button: its form sent as a browser sends a form without a file (urlencoded)."""
+    parser = ImportButton()
+    parser.feed(page.content.decode())
+    (fields,) = parser.forms
+    url = reverse("tournament:player_import", args=[night.pk])
+    return client.post(url, urlencode(fields), content_type="application/x-www-form-urlencoded")
+
+
+def token_of(page) -> str:
+    parser = ImportButton()
+    parser.feed(page.content.decode())
+    (fields,) = parser.forms
+    return fields["token"]
 
 
 def test_each_line_is_read_or_refused_with_its_reason():
@@ -35,7 +94,7 @@ def test_preview_then_import(organizer_client, night):
     body = preview.content.decode()
     assert "3 lines read" in body and "Import these 3 players" in body and "new to the roster" in body
     assert night.entries.count() == 0  # a preview saves nothing
-    done = organizer_client.post(url, {"csv_text": GOOD, "confirm": "1"})
+    done = import_button(organizer_client, night, preview)
     assert done.status_code == 302
     assert night.entries.count() == 3
     ann = Player.objects.get(name="Ann Kowalski")
@@ -47,10 +106,19 @@ def test_a_file_with_a_bad_line_imports_nothing(organizer_client, night):
     url = reverse("tournament:player_import", args=[night.pk])
     body = organizer_client.post(url, {"file": SimpleUploadedFile("p.csv", GOOD.encode())}).content.decode()
     assert "Already registered for this night." in body and "1 with a problem" in body
-    assert "Import these" not in body
-    response = organizer_client.post(url, {"csv_text": GOOD, "confirm": "1"})
+    assert "Import these" not in body and 'name="token"' not in body
+    assert not ImportPreview.objects.exists()  # nothing kept for a list that cannot be imported
+
+
+def test_a_line_refused_between_the_preview_and_the_import_imports_nothing(organizer_client, night):
+    page = preview(organizer_client, night, GOOD)
+    services.players_register(night=night, names=["Bob Martin"])  # at the door, meanwhile
+    response = import_button(organizer_client, night, page)
     assert "Line 3, “Bob Martin”: already registered for this night." in unescape(response.content.decode())
     assert night.entries.count() == 1
+    services.entry_remove(entry=night.entries.get())
+    assert import_button(organizer_client, night, page).status_code == 302  # mended: the same preview imports
+    assert night.entries.count() == 3
 
 
 def test_a_file_that_is_not_text_is_refused_beside_the_field(organizer_client, night):
@@ -92,8 +160,7 @@ def test_a_nul_or_a_control_character_never_reaches_the_database(organizer_clien
         ("Ann Kowalski", "1", "lady"),
         ("Bob Martin", "", ""),
     ]
-    url = reverse("tournament:player_import", args=[night.pk])
-    assert organizer_client.post(url, {"csv_text": text, "confirm": "1"}).status_code == 302
+    assert import_button(organizer_client, night, preview(organizer_client, night, text)).status_code == 302
     assert sorted(night.entries.values_list("player__name", flat=True)) == ["Ann Kowalski", "Bob Martin"]
 
 
@@ -114,10 +181,8 @@ def test_a_file_of_more_players_than_a_night_takes_is_refused_before_its_preview
     answer = organizer_client.post(url, {"file": SimpleUploadedFile("all.csv", text.encode())})
     body = answer.content.decode()
     assert answer.status_code == 200 and "A night takes at most 2,000 players" in body
-    assert "Player Number00001" not in body  # no preview
-    answer = organizer_client.post(url, {"csv_text": text, "confirm": "1"})
-    assert "A night takes at most 2,000 players: this one has 0, and the list adds 2,001" in answer.content.decode()
-    assert night.entries.count() == 0
+    assert "Player Number00001" not in body and 'name="token"' not in body  # no preview, nothing to import
+    assert night.entries.count() == 0 and not ImportPreview.objects.exists()
 
 
 def test_a_list_that_would_take_the_night_past_its_most_players_adds_nobody(night):
@@ -127,3 +192,70 @@ def test_a_list_that_would_take_the_night_past_its_most_players_adds_nobody(nigh
     assert night.entries.count() == 1990
     services.players_register(night=night, names=[f"Late {i}" for i in range(10)])  # exactly the most
     assert night.entries.count() == 2000
+
+
+def test_a_spreadsheet_export_with_empty_rows_that_previews_imports(organizer_client, night, settings):
+    # 40 players and 190,000 empty rows (",,,": a spreadsheet's export of a sheet with a long grey tail): 0.95 MB,
+    # under the 1 MB a file may be, and fine at its preview. Sent back as a form its commas and line ends take
+    # three bytes each (2.9 MB), past the 2.5 MB Django reads of a form: the Import button was refused as too large.
+    names = [f"Player Number{i:03d}" for i in range(40)]
+    text = "name,number,category,notes\r\n" + "".join(f"{name},{i},,\r\n" for i, name in enumerate(names))
+    text += ",,,\r\n" * 190_000
+    assert 900_000 < len(text.encode()) < 1_000_000
+    assert len(urlencode({"csv_text": text})) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    page = preview(organizer_client, night, text)
+    assert "40 lines read: check them, then import" in page.content.decode()
+    done = import_button(organizer_client, night, page)
+    assert done.status_code == 302
+    assert sorted(night.entries.values_list("player__name", flat=True)) == names
+
+
+def _confirm(client, night, token: str):
+    url = reverse("tournament:player_import", args=[night.pk])
+    return unescape(client.post(url, {"token": token}).content.decode())
+
+
+def test_a_preview_imports_once(organizer_client, night):
+    page = preview(organizer_client, night, GOOD)
+    assert import_button(organizer_client, night, page).status_code == 302
+    again = import_button(organizer_client, night, page)  # a second click, or the page sent again
+    assert "This list was imported already, at" in unescape(again.content.decode())
+    assert "nobody was added twice" in unescape(again.content.decode())
+    assert night.entries.count() == 3
+    assert ImportPreview.objects.get().text == ""  # the list is not kept once imported
+
+
+@pytest.mark.parametrize(
+    ("token", "said"),
+    [
+        ("", "This import is not one previewed here (the page may be out of date)"),
+        ("forged-token", "This import is not one previewed here"),
+        ("x" * 5000, "This import is not one previewed here"),
+    ],
+    ids=["empty", "forged", "far-too-long"],
+)
+def test_a_made_up_token_is_refused_in_words(organizer_client, night, token, said):
+    preview(organizer_client, night, GOOD)
+    body = _confirm(organizer_client, night, token)
+    assert said in body and "choose the file again" in body
+    assert night.entries.count() == 0
+
+
+def test_a_preview_is_its_nights_and_its_organizers_and_goes_stale(organizer_client, organizer, night):
+    token = token_of(preview(organizer_client, night, GOOD))
+    other_night = services.night_create(name="Another night", venue="Hall", games=3)
+    assert "This preview was made for another night" in _confirm(organizer_client, other_night, token)
+    assert other_night.entries.count() == 0
+    organizer_client.force_login(get_user_model().objects.create_user("second", password="pw", is_staff=True))
+    assert "This preview was made by another organizer" in _confirm(organizer_client, night, token)
+    organizer_client.force_login(organizer)
+    ImportPreview.objects.filter(token=token).update(created_at=timezone.now() - dt.timedelta(minutes=61))
+    assert "This preview is more than an hour old: choose the file again" in _confirm(organizer_client, night, token)
+    assert night.entries.count() == 0
+
+
+def test_old_previews_are_dropped_when_a_new_one_is_kept(organizer_client, night):
+    old = token_of(preview(organizer_client, night, GOOD))
+    ImportPreview.objects.filter(token=old).update(created_at=dt.datetime(2020, 1, 1, tzinfo=dt.UTC))
+    new = token_of(preview(organizer_client, night, GOOD))
+    assert list(ImportPreview.objects.values_list("token", flat=True)) == [new]

@@ -6,10 +6,24 @@ from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.models import TableResult
 
-from ..models import MAX_PLAYERS, NAME_LENGTH, Bye, Entry, Night, Payment, Player, Round, Seating, SignUp
+from ..imports import parse_players_csv
+from ..models import (
+    MAX_PLAYERS,
+    NAME_LENGTH,
+    Bye,
+    Entry,
+    ImportPreview,
+    Night,
+    Payment,
+    Player,
+    Round,
+    Seating,
+    SignUp,
+)
 from .nights import clean_name, lock_night, require_open, require_setup
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
@@ -269,6 +283,53 @@ def players_import(*, night: Night, lines: Sequence) -> list[Entry]:
         if changed:
             Player.objects.filter(pk=entry.player_id).update(**changed)
     return entries
+
+
+TOKEN_LENGTH = 64  # a token is 43 characters; anything past this is not one of ours, refused before it is looked up
+AGAIN = "choose the file again, and import from its preview"
+
+
+@transaction.atomic
+def import_preview_keep(*, night: Night, organizer, text: str) -> str:
+    """Keep a previewed list for its confirm step and return the token its Import button sends (the list itself
+    is not sent again: a spreadsheet's export, empty rows and all, may be far larger sent back as a form than as the
+    file). Lists past their lifetime, any night's, are dropped here, so only the last hour's are kept."""
+    ImportPreview.objects.filter(created_at__lt=timezone.now() - ImportPreview.LIFETIME).delete()
+    return ImportPreview.objects.create(night=night, organizer=organizer, text=text).token
+
+
+@transaction.atomic
+def players_import_confirm(*, night: Night, organizer, token: str) -> list[Entry]:
+    """Import the list previewed under `token` (see `players_import`), once: the token is the preview's own, for
+    this night and this organizer, within its lifetime; any other is refused in words and nothing is added. A
+    refused import leaves the token as it was, so the same preview can be imported once the refusal is mended."""
+    token = token.strip()
+    found = (
+        ImportPreview.objects.select_for_update().filter(token=token).first()
+        if token and len(token) <= TOKEN_LENGTH
+        else None
+    )
+    if found is None:
+        raise ValidationError(
+            {"file": f"This import is not one previewed here (the page may be out of date): {AGAIN}."}
+        )
+    if found.night_id != night.pk:
+        raise ValidationError({"file": f"This preview was made for another night: {AGAIN} on this night's page."})
+    if found.organizer_id != organizer.pk:
+        raise ValidationError({"file": f"This preview was made by another organizer: {AGAIN}."})
+    if found.used_at is not None:
+        at = timezone.localtime(found.used_at)
+        raise ValidationError({"file": f"This list was imported already, at {at:%H:%M}: nobody was added twice."})
+    if found.created_at < timezone.now() - ImportPreview.LIFETIME:
+        raise ValidationError(
+            {"file": f"This preview is more than an hour old: {AGAIN}, to see each line as things stand now."}
+        )
+    # Taken under the condition that nobody took it meanwhile: a double click imports once, the second refused.
+    if not ImportPreview.objects.filter(pk=found.pk, used_at__isnull=True).update(used_at=timezone.now(), text=""):
+        raise ValidationError({"file": "This list was imported already: nobody was added twice."})
+    lines = parse_players_csv(found.text)
+    room_for(Entry.objects.filter(night=night).count(), len(lines), "file")
+    return players_import(night=night, lines=lines)
 
 
 def import_preview(night: Night, lines: Sequence) -> list[dict]:

@@ -155,46 +155,41 @@ def seating_swap(request, night_id: int, number: int):
     return _answer(request, round_.night)
 
 
+IMPORT = "tournament/player_import.html"
+
+
 @organizer_required
 @require_POST
 def player_import(request, night_id: int):
-    """A CSV of players: first a preview with a verdict on every line, then the import, all or nothing."""
+    """A CSV of players: first a preview with a verdict on every line (the list kept on the server), then the
+    import, all or nothing, confirmed by the preview's token rather than the list sent again."""
     night = get_object_or_404(Night, pk=night_id)
-    form = ImportForm(request.POST, request.FILES)
-    text = request.POST.get("csv_text", "")
-    if "csv_text" not in request.POST:
-        if not form.is_valid():
-            return TemplateResponse(request, "tournament/player_import.html", {"night": night, "form": form})
+    if "token" in request.POST:
         try:
-            text = form.cleaned_data["file"].read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            form.add_error("file", "This file is not text (UTF-8): save the spreadsheet as CSV UTF-8.")
-            return TemplateResponse(request, "tournament/player_import.html", {"night": night, "form": form})
+            services.players_import_confirm(night=night, organizer=request.user, token=request.POST["token"])
+        except ValidationError as error:
+            return TemplateResponse(request, IMPORT, {"night": night, "form": ImportForm(), "errors": error.messages})
+        return redirect(night)
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return TemplateResponse(request, IMPORT, {"night": night, "form": form})
+    try:
+        text = form.cleaned_data["file"].read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        form.add_error("file", "This file is not text (UTF-8): save the spreadsheet as CSV UTF-8.")
+        return TemplateResponse(request, IMPORT, {"night": night, "form": form})
     lines = parse_players_csv(text)
     try:  # a file of the club's whole history is refused before its preview is drawn
         services.room_for(night.entries.count(), len(lines), "file")
     except ValidationError as error:
         form = ImportForm()
         form.errors["file"] = form.error_class(error.messages)
-        return TemplateResponse(request, "tournament/player_import.html", {"night": night, "form": form})
+        return TemplateResponse(request, IMPORT, {"night": night, "form": form})
     rows = services.import_preview(night, lines)
-    errors: list[str] = []
-    if request.POST.get("confirm") == "1":
-        try:
-            services.players_import(night=night, lines=lines)
-        except ValidationError as error:
-            errors = error.messages
-        else:
-            return redirect(night)
-    context = {
-        "night": night,
-        "form": ImportForm(),
-        "rows": rows,
-        "csv_text": text,
-        "refused": sum(1 for row in rows if row["error"]),
-        "errors": errors,
-    }
-    return TemplateResponse(request, "tournament/player_import.html", context)
+    refused = sum(1 for row in rows if row["error"])
+    token = "" if refused else services.import_preview_keep(night=night, organizer=request.user, text=text)
+    context = {"night": night, "form": ImportForm(), "rows": rows, "token": token, "refused": refused}
+    return TemplateResponse(request, IMPORT, context)
 
 
 @organizer_required
