@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import timezone
 
+from scoring import rules
 from scoring.models import TableResult
 from tests.conftest import register
 from tournament import game, services
 from tournament.game import table_result_submit
+from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +156,25 @@ def test_the_desk_asks_for_hands_only_when_the_bell_rang_before_the_head_tables_
     body = _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1, hands_played=3).content.decode()
     assert "No 8 hands make N–S 3, E–W 1" in body
     assert not TableResult.objects.exists()
+
+
+def test_the_timers_bell_before_the_head_tables_last_hand_asks_too_and_the_head_tables_own_does_not(
+    organizer_client, playing
+):
+    Round.objects.filter(pk=playing.pk).update(ends_at=timezone.now())
+    playing.refresh_from_db()
+    assert game.bell_due(round_id=playing.pk, token=playing.token)
+    desk = reverse("scoring:keeper_desk", args=[playing.night_id])
+    assert 'name="t1-hands_played"' in organizer_client.get(desk).content.decode()
+    assert _desk_post(organizer_client, playing, 1, ns_points=1, ew_points=4, hands_played=2).status_code == 200
+    assert TableResult.objects.get(table=1).winner == "EW"  # a single point and an E–W loner, in 2 hands
+    # Another game, where the head table's own 8th hand rang the bell: it played its hands, nothing to ask.
+    other = services.night_create(name="Another night", venue="Hall", games=3, auto_advance=False)
+    register(other, 8)
+    round_ = game.round_start(round_=services.night_draw(night=other, seed=9))
+    for _ in range(8):
+        game.hand_record(round_=round_, table=1, hand=rules.Hand(makers="NS", maker="N", tricks=3))
+    round_.refresh_from_db()
+    assert round_.bell_at is not None
+    page = organizer_client.get(reverse("scoring:keeper_desk", args=[other.pk])).content.decode()
+    assert "hands_played" not in page and "desk-1" in page
