@@ -174,8 +174,9 @@ class NightForm(forms.ModelForm):
         "with a bid game's preset, which plays to its own (Indiana double deck 50, Pfeffer 42, Buck 25…). "
         "0: no target.",
     )
-    # What the night's money may change at any time, as on the Money page (the prizes are among LATER_SETTINGS).
-    ANY_TIME = ("price", "currency")
+    # What the night's money may change at any time, as on the Money page (the prizes are among LATER_SETTINGS, and
+    # the tick that answers a question about them with them).
+    ANY_TIME = ("price", "currency", "prizes_confirmed")
 
     def __init__(self, *args, editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

@@ -175,3 +175,15 @@ def test_simulate_night_refuses_money_for_a_prize_the_night_does_not_have(payout
     with pytest.raises(CommandError, match=re.escape(refusal)):
         call_command("simulate_night", players=8, rounds=1, price="10", payouts=payouts)
     assert not Night.objects.filter(payouts__contains="10%").exists()
+
+
+def test_after_the_draw_the_question_is_asked_and_the_tick_still_answers_it(organizer_client, ladies_and_men):
+    night = ladies_and_men
+    pay(night, 2)
+    services.night_draw(night=night, seed=1)
+    answer = settings_sent(organizer_client, night, prizes="high $50, low")
+    assert "The pot holds $20.00" in prizes_error(answer)
+    assert not answer.context["form"]["prizes_confirmed"].field.disabled
+    assert settings_sent(organizer_client, night, prizes="high $50, low", prizes_confirmed="on").status_code == 302
+    night.refresh_from_db()
+    assert night.prizes_text == "high $50, low"
