@@ -34,9 +34,9 @@ def apply_errors(form: forms.Form, error: ValidationError, aliases: dict[str, st
     single-player form's "name").
     """
     if hasattr(error, "error_dict"):
-        for field, messages in error.message_dict.items():
+        for field, errors in error.error_dict.items():  # each with its code (a question: "confirm")
             field = (aliases or {}).get(field, field)
-            form.add_error(field if field in form.fields else None, messages)
+            form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error.messages)
 
@@ -154,6 +154,9 @@ class NightForm(forms.ModelForm):
         help_text=PRIZES_HELP,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+    # Shown under the prizes once saving them asked a question (a prize the pot cannot cover, a category nobody
+    # tonight is in: `services.nights.prizes_questions`); ticked, the prizes are saved as typed.
+    prizes_confirmed = forms.BooleanField(label="Save these prizes anyway", required=False)
     # Empty means the movement's own rule (winners-stay plays to 10), or else the scoring preset's (a bid game's own
     # target), or none; 0 means none.
     points_target = forms.IntegerField(
@@ -171,8 +174,9 @@ class NightForm(forms.ModelForm):
         "with a bid game's preset, which plays to its own (Indiana double deck 50, Pfeffer 42, Buck 25…). "
         "0: no target.",
     )
-    # What the night's money may change at any time, as on the Money page (the prizes are among LATER_SETTINGS).
-    ANY_TIME = ("price", "currency")
+    # What the night's money may change at any time, as on the Money page (the prizes are among LATER_SETTINGS, and
+    # the tick that answers a question about them with them).
+    ANY_TIME = ("price", "currency", "prizes_confirmed")
 
     def __init__(self, *args, editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -196,13 +200,22 @@ class NightForm(forms.ModelForm):
                     if name not in LATER_SETTINGS + NIGHT_LENGTH and name not in self.ANY_TIME:
                         field.disabled = True  # shown as it is; a posted value is ignored
 
+    @property
+    def prizes_asked(self) -> bool:
+        """Whether saving the prizes asked a question (or the tick that answers one was sent): the tick is shown."""
+        return self.has_error("prizes", "confirm") or bool(self.is_bound and self.data.get("prizes_confirmed"))
+
     def short(self) -> list[list[forms.BoundField]]:
-        """The short form's rows of fields."""
-        return [[self[name] for name in row] for row in self.SHORT]
+        """The short form's rows of fields, with the tick that answers a question about the prizes when asked."""
+        rows = [[self[name] for name in row] for row in self.SHORT]
+        if self.prizes_asked:
+            rows.insert(rows.index([self["prizes"]]) + 1, [self["prizes_confirmed"]])
+        return rows
 
     def more(self) -> list[tuple[str, list[forms.BoundField]]]:
         """The settings under "More settings", under their headings; any setting not placed goes under the last."""
         placed = {name for row in self.SHORT for name in row} | {name for _, names in self.MORE for name in names}
+        placed.add("prizes_confirmed")
         groups = [(title, [self[name] for name in names]) for title, names in self.MORE]
         groups[-1][1].extend(self[name] for name in self.fields if name not in placed)
         return groups

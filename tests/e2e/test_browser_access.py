@@ -73,6 +73,13 @@ def _log_in(page, base: str, django_user_model) -> None:
 def test_the_screens_no_other_browser_test_opens_pass_axe(live_server, browser, django_user_model):
     night, tokens = _night()
     base, pk = live_server.url, night.pk
+    from tournament import services
+    from tournament.models import Entry
+
+    # The Money page with a draw (its recipe and its "Check it") and prizes the pot cannot cover (said plainly).
+    services.draw_make(night=night, title="Door prize", count=2, pool_kind="players")
+    services.payment_take(night=night, entry=Entry.objects.filter(night=night).first(), method="cash")
+    services.night_update(night=night, prizes="high $50, low", prizes_confirmed=True)
 
     org = browser.new_page(viewport=WIDE)
     _log_in(org, base, django_user_model)
@@ -96,6 +103,20 @@ def test_the_screens_no_other_browser_test_opens_pass_axe(live_server, browser, 
     assert org.inner_text("#id_prizes_error").strip() and org.inner_text("#id_prizes_helptext").strip()
     assert org.get_attribute("#id_prizes", "aria-invalid") == "true"
     axe(org, "night-settings-refused")
+    # A question about the prizes (more than the pot holds): asked beside the field, with the tick that answers it.
+    org.fill("#id_prizes", "high $60, low")
+    org.click("button.primary")
+    org.wait_for_selector("#id_prizes_confirmed")
+    assert "The pot holds $5.00" in org.inner_text("#id_prizes_error")
+    axe(org, "night-settings-asked")
+    org.check("#id_prizes_confirmed")
+    org.click("button.primary")
+    org.wait_for_url(f"**/nights/{pk}/")
+    org.goto(f"{base}/nights/{pk}/money/")
+    assert "The prizes are more than the pot." in org.inner_text("#prize-money")
+    org.click("#draws summary:has-text('How to check a draw')")
+    org.click("#draw-1 summary:has-text('Check it')")
+    axe(org, "money-draw-checked")
 
     phone = browser.new_page(viewport=PHONE)
     phone.goto(f"{base}/public/nights/{pk}/me/")

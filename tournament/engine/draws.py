@@ -9,9 +9,21 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 SEED_CHARS = 16  # hexadecimal digits: 64 bits
+SALT = "head-table-draw:"  # put before the seed's text: the draws' own stream, apart from any other use of the seed
+
+# How anyone checks a draw with Python 3 alone, as the README ("Running a fundraiser") and the Money page print it;
+# a test runs the README's copy against draws made through the pages. `pick` below is this, with its refusals.
+RECIPE = f'''import random
+
+
+def draw(seed, pool, count):
+    """The winners of a draw, in the order drawn. seed: as printed; pool: the numbers drawn from (the players'
+    card numbers, or range(1, N + 1) for tickets 1 to N); count: how many were drawn."""
+    return random.Random("{SALT}" + seed).sample(sorted(set(pool)), count)
+'''
 
 
 class DrawError(ValueError):
@@ -25,15 +37,15 @@ def new_seed() -> str:
 def pick(seed: str, pool: Iterable[int], count: int) -> list[int]:
     """`count` different numbers from `pool`, in the order they are drawn, from `seed` alone.
 
-    The pool is sorted first, so the order it was read in does not matter; `random.Random` seeded with a string
-    hashes it with SHA-512 (the same on every platform and every Python 3 since 3.2) and `sample` draws without
-    replacement."""
+    The pool is sorted first, so the order it was read in does not matter; `random.Random` seeded with the text
+    "head-table-draw:" and the seed (`SALT`) hashes it with SHA-512 (the same on every platform and every Python 3
+    since 3.2) and `sample` draws without replacement: `RECIPE`, word for word."""
     ordered = sorted(set(pool))
     if not ordered:
         raise DrawError("Nobody to draw from.")
     if not 1 <= count <= len(ordered):
         raise DrawError(f"Draw from 1 to {len(ordered)} (there are {len(ordered)} to draw from), not {count}.")
-    return random.Random(f"head-table-draw:{seed}").sample(ordered, count)
+    return random.Random(SALT + seed).sample(ordered, count)
 
 
 def replays(seed: str, pool: Iterable[int], winners: list[int]) -> bool:
@@ -42,3 +54,10 @@ def replays(seed: str, pool: Iterable[int], winners: list[int]) -> bool:
         return pick(seed, pool, len(winners)) == winners
     except DrawError:
         return False
+
+
+def check_call(seed: str, pool: Sequence[int], count: int) -> str:
+    """The line that checks a draw with `RECIPE`: `draw('1f0c…', [3, 5, 8], 1)`; tickets 1 to N as a range."""
+    ordered = sorted(set(pool))
+    numbers = f"range(1, {len(ordered) + 1})" if ordered == list(range(1, len(ordered) + 1)) else str(ordered)
+    return f"draw({seed!r}, {numbers}, {count})"

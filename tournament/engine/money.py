@@ -6,7 +6,7 @@ correction is a new line with a reason, so the record shows what happened and in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 METHODS = ("cash", "card", "e-transfer", "comp")  # "comp": let in free, counted as paid, no money in
@@ -365,6 +365,62 @@ def prize_money(payout: Payout, pot_cents: int, winners: int) -> PrizeMoney:
     total = payout.cents if payout.cents is not None else pot_cents * (payout.percent or 0) // 100
     each, left = divmod(total, max(winners, 1))
     return PrizeMoney(total=total, each=each, winners=winners, left_over=left)
+
+
+# --- what the prizes ask of the pot, and the prizes tonight's players can win ---------------------------------------
+
+
+@dataclass(frozen=True)
+class PotCover:
+    """The prizes' money against the pot as it stands: each amount in full, each share of the pot rounded down to
+    the cent. `short` is what the pot cannot cover (0: it covers them), which the house pays."""
+
+    pot: int
+    claimed: int
+
+    @property
+    def short(self) -> int:
+        return max(0, self.claimed - max(self.pot, 0))
+
+    def words(self, currency: str = "USD") -> str:
+        """The shortfall as the treasurer reads it ("" when the pot covers the prizes): "The pot holds $20.00; the
+        prizes come to $50.00: $30.00 more than the pot, which the house pays (the house keeps −$30.00 of it)."."""
+        if not self.short:
+            return ""
+        return (
+            f"The pot holds {shown(self.pot, currency)}; the prizes come to {shown(self.claimed, currency)}: "
+            f"{shown(self.short, currency)} more than the pot, which the house pays (the house keeps "
+            f"{shown(-self.short, currency)} of it)."
+        )
+
+
+def pot_cover(payouts: Iterable[Payout], pot_cents: int) -> PotCover:
+    """Whether a pot of `pot_cents` covers the prizes' money (`payouts`: each prize to be paid, once)."""
+    claimed = sum(prize_money(payout, max(pot_cents, 0), 1).total for payout in payouts)
+    return PotCover(pot=pot_cents, claimed=claimed)
+
+
+def categories_missing(keys: Iterable[str], categories: Iterable[str]) -> list[str]:
+    """The category prizes ("high:<category>") whose category none of `categories` (tonight's players') is, in the
+    prizes' order; a category is matched whatever its case ("high:Lady" is a lady's prize)."""
+    present = {category.strip().casefold() for category in categories if category.strip()}
+    return [key for key in keys if key.startswith("high:") and key[5:].strip().casefold() not in present]
+
+
+def categories_words(missing: Sequence[str], categories: Iterable[str]) -> str:
+    """The category prizes nobody tonight can win, in words ("" when there are none)."""
+    if not missing:
+        return ""
+    named: dict[str, str] = {}
+    for category in categories:
+        named.setdefault(category.strip().casefold(), category.strip())
+    named.pop("", None)
+    prizes = " and ".join(f"“{key}”" for key in missing)
+    if not named:
+        return f"No player tonight has a category yet: {prizes} would go to nobody as it stands."
+    which = " or ".join(f"“{key[5:]}”" for key in missing)
+    tonight = ", ".join(sorted(named.values(), key=str.casefold))
+    return f"No player tonight has the category {which} (tonight's: {tonight}): {prizes} would go to nobody."
 
 
 # --- the close of the night ---------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ class DrawView:
     names: list[str]  # everyone in the pool, as the display runs through them before it stops
 
     tie: bool = False  # a tie's draw: among the players level for a prize
+    check: str = ""  # the line that replays it with the README's recipe (`draws.RECIPE`): draw('…', [3, 5], 1)
+    drawn: list[int] | None = None  # the winners' numbers in the order drawn, as the recipe gives them back
 
     @property
     def pool_words(self) -> str:
@@ -49,6 +51,8 @@ def _view(draw: Draw, names: dict[int, str]) -> DrawView:
         if by_tickets
         else [names.get(number, f"No. {number}") for number in draw.pool],
         tie=draw.pool_kind == Draw.Pool.TIE,
+        check=draws.check_call(draw.seed, draw.pool, len(draw.winners)),
+        drawn=list(draw.winners),
     )
 
 

@@ -138,6 +138,7 @@ class PrizePayouts:
     house: str
     paid: str  # the prizes' money in all
     left: str  # the pot less the shares paid from it
+    short: str = ""  # the prizes' money beyond the pot, in words ("" when the pot covers it): the house pays it
 
 
 def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) -> PrizePayouts | None:
@@ -150,7 +151,8 @@ def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) 
     pot_cents, house = money.pot(net, night.house_share)
     currency = night.currency
     rows = []
-    for award in night_standings(night).awards if awards is None else awards:
+    awarded = night_standings(night).awards if awards is None else awards
+    for award in awarded:
         payout = payouts.get(award.key)
         if payout is None:
             continue
@@ -166,12 +168,16 @@ def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) 
     shared = sum(
         money.prize_money(payout, pot_cents, 1).total for payout in payouts.values() if payout.percent is not None
     )
+    # What the prizes ask of the pot: each prize won so far once (before any is won, each prize the night offers).
+    won = [award.key for award in awarded if award.player_ids and award.key in payouts]
+    owed = [payouts[key] for key in won] if awarded else list(payouts.values())
     return PrizePayouts(
         rows=rows,
         pot=money.shown(pot_cents, currency),
         house=money.shown(house, currency),
         paid=money.shown(paid, currency),
         left=money.shown(pot_cents - shared, currency),
+        short=money.pot_cover(owed, pot_cents).words(currency),
     )
 
 

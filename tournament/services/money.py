@@ -11,7 +11,7 @@ from scoring.prizes import valid_prize
 
 from ..engine import money
 from ..models import Entry, Night, Payment
-from .nights import create_once, form_key, lock_night
+from .nights import create_once, form_key, lock_night, prizes_ask, prizes_questions
 
 
 def _locked_entry(night: Night, entry: Entry) -> Entry:
@@ -58,10 +58,13 @@ def money_settings(
     member: int | None,
     payouts: str | None = None,
     house_share: int = 0,
+    confirmed: bool = False,
 ) -> Night:
     """The night's prices in cents (a member's price of None: the pre-registered price), its currency and the
     house's share of the entry money; `payouts` gives money to some of the night's prizes ("high 50%, low $10"; None:
-    as they are). The prizes themselves, with their money, are named on the night's form (`night_update`)."""
+    as they are). The prizes themselves, with their money, are named on the night's form (`night_update`). Money the
+    pot cannot cover, or a category prize nobody tonight is in, is asked about first, as on the night's form, unless
+    `confirmed` (`nights.prizes_questions`)."""
     night = lock_night(night)
     try:
         currency = money.currency_code(currency)
@@ -86,9 +89,10 @@ def money_settings(
                     "name it among the prizes, with its money, on the night's Settings."
                 }
             )
-        night.payouts = money.prizes_text(
-            [money.Prize(key, paid[key]) for key in night.prize_keys if key in paid], currency
-        )
+        prizes = [money.Prize(key, paid.get(key)) for key in night.prize_keys]
+        if not confirmed and 0 <= house_share <= 100:
+            prizes_ask("payouts", prizes_questions(night, prizes, house_share))
+        night.payouts = money.prizes_text([prize for prize in prizes if prize.payout], currency)
     if not 0 <= house_share <= 100:
         raise ValidationError({"house_share": "The house keeps 0 to 100 percent."})
     night.currency, night.price_pre, night.price_door, night.price_member = currency, pre, door, member

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -11,6 +11,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from scoring import names, seeds
@@ -26,9 +27,12 @@ from ..models import (
     NIGHT_SETTINGS,
     WINNERS_STAY_PRIZES,
     WINNERS_STAY_TARGET,
+    Entry,
     Night,
+    Payment,
     Round,
     Seating,
+    prizes_refusal,
 )
 
 
@@ -37,17 +41,52 @@ def clean_name(name: str) -> str:
     return names.clean(name)
 
 
-def _prizes_set(night: Night, text: str) -> None:
+# What a question about the prizes ends with; the form then shows the tick that answers it.
+PRIZES_CONFIRM = "Save anyway? Tick “Save these prizes anyway”, or change them."
+
+
+def prizes_questions(night: Night, prizes: Sequence[money.Prize], house_share: int | None = None) -> list[str]:
+    """What saving these prizes asks first, in words (nothing to ask: []): a category prize no player of the night
+    is in (asked once the night has players: players may still sign up with it), and prizes whose money the pot
+    cannot cover (asked once the door has taken money: before that the pot is empty and every amount is a promise
+    the house makes). `house_share`: the house's percent, if it is changing with the prizes."""
+    if night.pk is None:
+        return []
+    asked = []
+    categories = list(Entry.objects.filter(night=night, player__house=False).values_list("player__category", flat=True))
+    if categories:
+        missing = money.categories_missing([prize.key for prize in prizes], categories)
+        if words := money.categories_words(missing, categories):
+            asked.append(words)
+    lines = Payment.objects.filter(night=night).exclude(method="comp")
+    if lines.exists():
+        net = lines.aggregate(net=Sum("cents"))["net"] or 0
+        pot, _ = money.pot(net, night.house_share if house_share is None else house_share)
+        cover = money.pot_cover([prize.payout for prize in prizes if prize.payout], pot)
+        if words := cover.words(night.currency):
+            asked.append(words)
+    return asked
+
+
+def prizes_ask(field: str, asked: Sequence[str]) -> None:
+    """Refuse the prizes until the question is answered (`asked`: `prizes_questions`; nothing asked: return)."""
+    if asked:
+        raise ValidationError({field: ValidationError(f"{' '.join(asked)} {PRIZES_CONFIRM}", code="confirm")})
+
+
+def _prizes_set(night: Night, text: str, confirmed: bool = False) -> None:
     """The prizes and their money from the one field that names them ("high 40%, low 30%, loners 30%", or "high,
     low, loners" without money): the prize table (`Night.prizes`, the names in order) and the money of those that
     carry some (`Night.payouts`, in the same words), so the two always agree. The names are checked by
-    `Night.clean`."""
+    `Night.clean`; what a treasurer would want to know first (`prizes_questions`) is asked unless `confirmed`."""
     try:
         prizes = money.parse_prizes(text)
     except money.MoneyError as error:
         raise ValidationError({"prizes": str(error)}) from error
     if not prizes:
         raise ValidationError({"prizes": "Name at least one prize, e.g. “high, low”."})
+    if not confirmed and not prizes_refusal([prize.key for prize in prizes]):
+        prizes_ask("prizes", prizes_questions(night, prizes))
     keys = ",".join(prize.key for prize in prizes)
     paid = money.prizes_text([prize for prize in prizes if prize.payout], night.currency)
     limits = (Night._meta.get_field("prizes").max_length or 0, Night._meta.get_field("payouts").max_length or 0)
@@ -73,7 +112,14 @@ def _price_set(night: Night, price: int | None, currency: str | None) -> None:
 
 
 @transaction.atomic
-def night_create(*, created_by=None, price: int | None = None, currency: str | None = None, **settings: Any) -> Night:
+def night_create(
+    *,
+    created_by=None,
+    price: int | None = None,
+    currency: str | None = None,
+    prizes_confirmed: bool = False,
+    **settings: Any,
+) -> Night:
     """A new night from the organizer's settings (any of `NIGHT_SETTINGS`; the rest keep the model's defaults), its
     entry price in cents and currency. `prizes` names the prizes with their money, the one way
     (`tournament.engine.money.parse_prizes`).
@@ -123,11 +169,19 @@ NIGHT_LENGTH = ("games",)
 
 
 @transaction.atomic
-def night_update(*, night: Night, price: int | None = None, currency: str | None = None, **settings: Any) -> Night:
+def night_update(
+    *,
+    night: Night,
+    price: int | None = None,
+    currency: str | None = None,
+    prizes_confirmed: bool = False,
+    **settings: Any,
+) -> Night:
     """Change a night's settings (any of `NIGHT_SETTINGS`): all of them before the opening draw, only
     `LATER_SETTINGS` after it; its entry price and currency at any time (as on the Money page). A new scoring
     preset gives the night that preset's rules (no hand is recorded yet). `prizes` names the prizes with their
-    money, as on the new night's form."""
+    money, as on the new night's form; `prizes_confirmed`: the organizer said to save them though asked about them
+    (`prizes_questions`)."""
     night = lock_night(night)
     unknown = sorted(set(settings) - set(NIGHT_SETTINGS))
     if unknown:
@@ -142,7 +196,7 @@ def night_update(*, night: Night, price: int | None = None, currency: str | None
     _price_set(night, price, currency)
     for name, value in settings.items():
         if name == "prizes":
-            _prizes_set(night, value)
+            _prizes_set(night, value, prizes_confirmed)
         else:
             setattr(night, name, value)
     night.name = clean_name(night.name)

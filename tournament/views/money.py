@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
-from ..engine import money
+from ..engine import draws, money
 from ..exports import SafeWriter
 from ..forms import DrawForm, MoneySettingsForm, PotLineForm, RefundForm, apply_errors, new_key
 from ..models import Entry, Night
@@ -49,6 +49,7 @@ def _page(request, night: Night, **extra):
         "pot_form": extra.pop("pot_form", None) or PotLineForm(currency=night.currency),
         "pots": selectors.night_pots(night),
         "draws": selectors.night_draws(night),
+        "draw_recipe": draws.RECIPE,
         **extra,
     }
     return TemplateResponse(request, TEMPLATE, context)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.engine.draws import DrawError, new_seed, pick, replays
+from tournament.engine.draws import RECIPE, DrawError, check_call, new_seed, pick, replays
 
 
 def test_a_recorded_draw_gives_the_same_winners_written_out():
@@ -42,3 +42,24 @@ def test_a_draw_too_big_or_from_nobody_says_why():
 def test_seeds_are_sixteen_hex_digits_and_differ():
     seeds = {new_seed() for _ in range(50)}
     assert len(seeds) == 50 and all(len(seed) == 16 and int(seed, 16) >= 0 for seed in seeds)
+
+
+def _recipe_draw():
+    space: dict = {}
+    exec(RECIPE, space)
+    return space["draw"]
+
+
+@given(st.text(max_size=20), st.lists(st.integers(1, 2000), min_size=1, max_size=80), st.data())
+def test_the_printed_recipe_is_the_draw(seed, pool, data):
+    """The recipe anyone runs gives what the app drew, for any seed and any pool in any order, repeats and all;
+    and the line the Money page prints for the draw, run after it, gives the same."""
+    count = data.draw(st.integers(1, len(set(pool))))
+    draw = _recipe_draw()
+    assert draw(seed, pool, count) == pick(seed, pool, count)
+    assert eval(check_call(seed, pool, count), {"draw": draw}) == pick(seed, pool, count)
+
+
+def test_the_check_line_writes_tickets_as_a_range_and_any_other_pool_as_its_numbers():
+    assert check_call("5f0c", list(range(1, 251)), 1) == "draw('5f0c', range(1, 251), 1)"
+    assert check_call("5f0c", [9, 3, 4, 3], 2) == "draw('5f0c', [3, 4, 9], 2)"

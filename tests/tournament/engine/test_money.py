@@ -356,3 +356,92 @@ def test_any_prizes_typed_are_read_or_refused_in_words(text):
         assert str(error)
     else:
         assert parse_prizes(prizes_text(prizes)) == prizes
+
+
+# --- what the prizes ask of the pot, and the category prizes tonight's players can win ----------------------------
+
+from tournament.engine.money import (  # noqa: E402
+    PotCover,
+    categories_missing,
+    categories_words,
+    pot_cover,
+    reconcile,
+)
+
+
+@pytest.mark.parametrize(
+    ("payouts", "pot_cents", "claimed", "short"),
+    [
+        ([Payout(cents=5000)], 2000, 5000, 3000),  # a $50 prize on a $20 pot: the house pays $30
+        ([Payout(cents=2000)], 2000, 2000, 0),  # exactly covered
+        ([Payout(percent=100), Payout(cents=500)], 2000, 2500, 500),  # every share and an amount on top
+        ([Payout(percent=60), Payout(percent=40)], 2001, 2000, 0),  # shares never pass the pot (rounded down)
+        ([Payout(cents=1500)], 0, 1500, 1500),  # nothing in: the whole amount
+        ([], 2000, 0, 0),
+    ],
+)
+def test_what_the_prizes_ask_of_the_pot(payouts, pot_cents, claimed, short):
+    cover = pot_cover(payouts, pot_cents)
+    assert (cover.claimed, cover.short) == (claimed, short)
+
+
+def test_the_shortfall_in_the_treasurers_words():
+    assert pot_cover([Payout(cents=5000)], 2000).words() == (
+        "The pot holds $20.00; the prizes come to $50.00: $30.00 more than the pot, which the house pays (the house "
+        "keeps −$30.00 of it)."
+    )
+    assert pot_cover([Payout(cents=5000)], 2000).words("GBP").startswith("The pot holds £20.00")
+    assert pot_cover([Payout(cents=2000)], 2000).words() == ""
+
+
+@given(
+    st.integers(0, 1_000_000),
+    st.integers(0, 100),
+    st.lists(
+        st.builds(Payout, percent=st.integers(1, 11)) | st.builds(Payout, cents=st.integers(0, 100_000)), max_size=9
+    ),
+)
+def test_the_shortfall_is_what_the_house_pays_out_of_the_pot(net, house_percent, payouts):
+    """Every prize won by one player: the reconciliation's pot not paid out is below 0 by exactly the shortfall,
+    shares alone never make one, and it is never more than the fixed amounts."""
+    pot_cents, _ = pot(net, house_percent)
+    cover = pot_cover(payouts, pot_cents)
+    close = reconcile(Cash(taken=net), house_percent, [prize_money(payout, pot_cents, 1) for payout in payouts])
+    assert cover == PotCover(close.pot, close.prizes_paid)
+    assert cover.short == max(0, -close.kept_of_pot)
+    assert cover.short <= sum(payout.cents or 0 for payout in payouts)
+    if all(payout.percent is not None for payout in payouts):
+        assert cover.short == 0 and cover.words() == ""
+    assert bool(cover.words()) == bool(cover.short)
+
+
+def test_a_category_prize_is_one_a_player_tonight_is_in_whatever_the_case():
+    keys = ["high", "high:Lady", "high:nobody", "low", "high:man "]
+    assert categories_missing(keys, ["lady", "MAN", "", "lady"]) == ["high:nobody"]
+    assert categories_missing(keys, []) == ["high:Lady", "high:nobody", "high:man "]
+    assert categories_missing(["high", "low"], []) == []
+
+
+def test_a_category_prize_nobody_can_win_in_words():
+    assert categories_words(["high:nobody"], ["lady", "man", "Lady", ""]) == (
+        "No player tonight has the category “nobody” (tonight's: lady, man): “high:nobody” would go to nobody."
+    )
+    assert categories_words(["high:a", "high:b"], ["c"]) == (
+        "No player tonight has the category “a” or “b” (tonight's: c): “high:a” and “high:b” would go to nobody."
+    )
+    assert categories_words(["high:lady"], ["", " "]) == (
+        "No player tonight has a category yet: “high:lady” would go to nobody as it stands."
+    )
+    assert categories_words([], ["lady"]) == ""
+
+
+@given(
+    st.lists(st.sampled_from(["high", "low", "high:lady", "high:Man", "high:x", "high:ß"]), unique=True),
+    st.lists(st.sampled_from(["lady", "LADY", "man", "ss", "", "x "])),
+)
+def test_a_category_prize_is_missing_exactly_when_no_player_folds_to_it(keys, categories):
+    missing = categories_missing(keys, categories)
+    folded = {category.strip().casefold() for category in categories}
+    for key in keys:
+        assert (key in missing) == (key.startswith("high:") and key[5:].casefold() not in folded)
+    assert bool(categories_words(missing, categories)) == bool(missing)
