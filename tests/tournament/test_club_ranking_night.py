@@ -36,9 +36,10 @@ def play(round_, number: int):
     return game.round_close(round_=round_)
 
 
-def as_clubs_rank(night: Night) -> list[str]:
+def as_clubs_rank(night: Night, number: str = "card") -> list[str]:
     """Each player's games won, points for and against from the stored seats and results (byes left out), sorted
-    by win % (desc), points % (desc), tally-card number: the order the club would read out."""
+    by win % (desc), points % (desc), number (the entry's `number`: its tally card, or a rotation night's chart
+    number): the order the club would read out."""
     played: dict[int, list[tuple[int, int, bool]]] = {}
     entries = Entry.objects.filter(night=night, player__house=False).select_related("player")
     for entry in entries:
@@ -56,9 +57,23 @@ def as_clubs_rank(night: Night) -> list[str]:
         scored, against = sum(g[0] for g in games), sum(g[1] for g in games)
         win = Fraction(sum(g[2] for g in games), len(games)) if games else None
         share = Fraction(scored, scored + against) if games and scored + against > 0 else None
-        return (win is None, -(win or 0), share is None, -(share or 0), entry.card)
+        return (win is None, -(win or 0), share is None, -(share or 0), getattr(entry, number))
 
     return [entry.player.name for entry in sorted(entries, key=key)]
+
+
+def night_page(client, night: Night) -> str:
+    return client.get(reverse("tournament:night_detail", args=[night.pk])).content.decode()
+
+
+def standings_table(page: str) -> str:
+    """The standings table of the night's page."""
+    start = page.index('<table class="standings">')
+    return page[start : page.index("</table>", start)]
+
+
+def names_in(table: str) -> list[str]:
+    return [html.unescape(name).strip() for name in re.findall(r'<td class="left">([^<]+)', table)]
 
 
 @pytest.fixture
@@ -84,12 +99,9 @@ def club_night(organizer_client):
 
 def test_the_standings_page_and_sheet_rank_as_the_club_would_with_the_chain_on_their_foot(organizer_client, club_night):
     expected = as_clubs_rank(club_night)
-    page = organizer_client.get(reverse("tournament:night_detail", args=[club_night.pk])).content.decode()
-    table = page[
-        page.index('<table class="standings">') : page.index("</table>", page.index('<table class="standings">'))
-    ]
-    shown = [html.unescape(name).strip() for name in re.findall(r'<td class="left">([^<]+)', table)]
-    assert shown == expected
+    page = night_page(organizer_client, club_night)
+    table = standings_table(page)
+    assert names_in(table) == expected
     assert "<th>Win %</th><th>Pts %</th><th>No.</th>" in table
     assert re.search(r'<td class="figure">\d{1,3}\.\d %</td>', table)
     foot = " ".join(html.unescape(page[page.index("Ranked by win percentage") :].split("</p>")[0]).split())
@@ -105,14 +117,34 @@ def test_the_standings_page_and_sheet_rank_as_the_club_would_with_the_chain_on_t
     assert "Win % is games won ÷ games played" in text
 
 
+def test_a_rotation_night_goes_by_the_chart_number_its_cards_show(organizer_client):
+    """Chart numbers drawn at random (the draw's order), not the order of arrival: the number column and the last
+    link are the chart's number, as each tally card shows it."""
+    night = services.night_create(
+        name="Rotation seeding", movement="rotation", numbering="random", games=3, auto_advance=False, rank_by="clubs"
+    )
+    register(night, 9)
+    round_ = play(services.night_draw(night=night, seed=3), 1)
+    play(play(round_, 2), 3)
+    entries = Entry.objects.filter(night=night).select_related("player")
+    assert any(entry.number != entry.card for entry in entries)  # the draw did not number them as they came
+    table = standings_table(night_page(organizer_client, night))
+    rows = re.findall(
+        r'<td class="left">([^<]+).*?<td class="figure">[^<]*</td><td class="figure">[^<]*</td>'
+        r'<td class="figure">(\d+)</td>',
+        table,
+        re.S,
+    )
+    chart = {entry.player.name: entry.number for entry in entries}
+    assert [html.unescape(name).strip() for name, _ in rows] == as_clubs_rank(night, "number")
+    assert {html.unescape(name).strip(): int(number) for name, number in rows} == chart
+
+
 def test_ranked_by_total_points_the_same_night_reads_otherwise(organizer_client, club_night):
     """The night's games give the clubs' order a meaning of its own: by total points (the default) it differs. (The
     ranking no longer changes after the draw; the test sets it straight in the database to read the same games.)"""
     Night.objects.filter(pk=club_night.pk).update(rank_by="total")
-    page = organizer_client.get(reverse("tournament:night_detail", args=[club_night.pk])).content.decode()
-    table = page[
-        page.index('<table class="standings">') : page.index("</table>", page.index('<table class="standings">'))
-    ]
-    shown = [html.unescape(name).strip() for name in re.findall(r'<td class="left">([^<]+)', table)]
-    assert shown != as_clubs_rank(club_night)
+    page = night_page(organizer_client, club_night)
+    table = standings_table(page)
+    assert names_in(table) != as_clubs_rank(club_night)
     assert "Win %" not in table and "Ranked by total points, then games won" in page

@@ -154,6 +154,7 @@ class NightRows:
     # What a prize's eligibility reads: still playing at the end, a member (door list or club number).
     standing: dict[int, prizes.Player] = field(default_factory=dict)
     cards: dict[int, int] = field(default_factory=dict)  # tally-card number -> player
+    charts: dict[int, int] = field(default_factory=dict)  # player -> chart number (a rotation night's entries)
     settled: dict[str, tuple[frozenset[int], int]] = field(
         default_factory=dict
     )  # a tie's draw: prize -> (level, drawn)
@@ -285,11 +286,14 @@ def _read_entries(rows: dict[int, NightRows]) -> None:
         "player__club_number",
         "card",
         "substitute_for__player_id",
+        "number",
     )
     replaced: dict[int, dict[int, int]] = {night_id: {} for night_id in rows}  # sub -> the player they replaced
-    for night_id, player_id, name, house, category, active, kind, club_number, card, leaver in entries:
+    for night_id, player_id, name, house, category, active, kind, club_number, card, leaver, chart in entries:
         night_rows = rows[night_id]
         night_rows.cards[card] = player_id
+        if chart is not None:
+            night_rows.charts[player_id] = chart
         night_rows.names[player_id] = name
         night_rows.categories[player_id] = category
         night_rows.standing[player_id] = prizes.Player(present=active, member=kind == "member" or bool(club_number))
@@ -530,10 +534,21 @@ def _tallies(rows: NightRows) -> dict[int, standings_core.PlayerTotals]:
 
     Players with a tally but no game or bye yet are there with zeros.
     """
+    return standings_core.add_up(_tally_lines(rows), sorted(rows.players), _numbers(rows))
+
+
+def _numbers(rows: NightRows) -> dict[int, int]:
+    """Each tally's number, as its card shows it: the chart number on a rotation night (a leaver's passes to their
+    substitute, so a tally taken over keeps it), otherwise the tally-card number (a tally taken over keeps its
+    first card's)."""
     numbers: dict[int, int] = {}
-    for card, player in sorted(rows.cards.items()):  # a tally taken over by a substitute keeps its first card
+    if rows.night.movement == Night.Movement.ROTATION:
+        for player, chart in rows.charts.items():
+            numbers.setdefault(rows.plays_for.get(player, player), chart)
+        return numbers
+    for card, player in sorted(rows.cards.items()):
         numbers.setdefault(player, card)
-    return standings_core.add_up(_tally_lines(rows), sorted(rows.players), numbers)
+    return numbers
 
 
 def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
