@@ -140,8 +140,8 @@ class Night(models.Model):
         help_text="Comma-separated, from: total, wins, conceded, average, loners, euchres, h2h (head-to-head: "
         "games won, then points, against the other players still level, when every two of them met), win_pct "
         "(games won ÷ games played), points_pct (points for ÷ (for + against)), ppg (points per game played), "
-        "number (the player's tally-card number). Empty: the order “rank players by” gives (winners-stay: games "
-        "won first).",
+        "number (the number on the player's tally card). Empty: the order “rank players by” gives (winners-stay: "
+        "games won first).",
     )
     final_draw = models.BooleanField(
         "settle ties left after the chain by a draw", default=False, help_text="Off: level players share the rank."

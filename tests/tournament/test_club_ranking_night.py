@@ -78,15 +78,16 @@ def names_in(table: str) -> list[str]:
 
 @pytest.fixture
 def club_night(organizer_client):
-    """Nine players (a bye each game), the clubs' chain chosen on the settings page; a tenth arrives after game 1
-    (two byes a game), one leaves after game 2; four games."""
+    """Nine players (a bye each game) and one registered who never came (no game played), the clubs' chain chosen
+    on the settings page; a tenth arrives after game 1 (two byes a game), one leaves after game 2; four games."""
     night = services.night_create(name="Club seeding", games=4, auto_advance=False)
     url = reverse("tournament:night_settings", args=[night.pk])
     assert "As clubs with byes rank" in organizer_client.get(url).content.decode()
     assert organizer_client.post(url, form_data(night, rank_by="clubs")).status_code == 302
     night.refresh_from_db()
     assert night.rank_by == "clubs"
-    register(night, 9)
+    register(night, 10)
+    services.entry_set_checked_in(entry=Entry.objects.get(night=night, player__name="Jack Gagnon"), checked_in=False)
     round_ = play(services.night_draw(night=night, seed=5), 1)
     services.players_register(night=night, names=["Late Lou"])
     round_ = play(round_, 2)
@@ -104,6 +105,9 @@ def test_the_standings_page_and_sheet_rank_as_the_club_would_with_the_chain_on_t
     assert names_in(table) == expected
     assert "<th>Win %</th><th>Pts %</th><th>No.</th>" in table
     assert re.search(r'<td class="figure">\d{1,3}\.\d %</td>', table)
+    # The player who never played: no percentage ("–", nothing divided by zero), last.
+    last = table[table.rindex("<tr") :]
+    assert "Jack Gagnon" in last and last.count('<td class="figure">–</td>') == 2
     foot = " ".join(html.unescape(page[page.index("Ranked by win percentage") :].split("</p>")[0]).split())
     assert foot.startswith(f"Ranked by {FOOT}; players still level share the rank (=).")
     assert "byes and games not played count in neither part" in foot
@@ -115,6 +119,9 @@ def test_the_standings_page_and_sheet_rank_as_the_club_would_with_the_chain_on_t
     assert places == sorted(places)
     assert f"Ties are broken by: {FOOT}." in text
     assert "Win % is games won ÷ games played" in text
+
+    display = organizer_client.get(reverse("tournament:room_display", args=[club_night.pk])).content.decode()
+    assert "<th>Win %</th><th>Pts %</th><th>No.</th>" in display
 
 
 def test_a_rotation_night_goes_by_the_chart_number_its_cards_show(organizer_client):

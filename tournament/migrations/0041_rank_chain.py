@@ -18,6 +18,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='night',
             name='tie_chain',
-            field=models.CharField(blank=True, help_text="Comma-separated, from: total, wins, conceded, average, loners, euchres, h2h (head-to-head: games won, then points, against the other players still level, when every two of them met), win_pct (games won ÷ games played), points_pct (points for ÷ (for + against)), ppg (points per game played), number (the player's tally-card number). Empty: the order “rank players by” gives (winners-stay: games won first).", max_length=80, verbose_name='tie-breaks, in order'),
+            field=models.CharField(blank=True, help_text="Comma-separated, from: total, wins, conceded, average, loners, euchres, h2h (head-to-head: games won, then points, against the other players still level, when every two of them met), win_pct (games won ÷ games played), points_pct (points for ÷ (for + against)), ppg (points per game played), number (the number on the player's tally card). Empty: the order “rank players by” gives (winners-stay: games won first).", max_length=80, verbose_name='tie-breaks, in order'),
         ),
     ]
