@@ -81,7 +81,7 @@ class PlayerTotals:
     best_game: int = 0  # the best single game played (byes not counted)
     per_round: dict[int, int] = field(default_factory=dict)
     bye_rounds: set[int] = field(default_factory=set)  # the games sat out (their points are the bye's credit)
-    number: int | None = None  # the player's number (their tally card's), for the chain's last link
+    number: int | None = None  # the number on the player's tally card, for the chain's last link
 
     def game_cell(self, number: int) -> str:
         """Game `number` as a sheet shows it: the points, "bye" (with a credit, if any) or "–" (not played)."""
