@@ -5,13 +5,20 @@ the whole chain share the rank (shown as "=3"), so a prize tie is visible rather
 
 Head-to-head is the one link that is not a figure of each player alone: it compares the players still level at
 that link by the games they played against each other, and applies only when every two of them met.
+
+Each metric has a key (what the organizer types), a name (what the standings' foot says) and an abbreviation (its
+column's heading), as a debating tab's standings metrics do. The percentages and points per game are exact
+fractions of the games played (byes and games not played count in neither part), so two players level on them are
+level exactly; a player with no figure (no game played) ranks below every player with one.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import groupby
 from typing import Protocol
 
@@ -74,6 +81,7 @@ class PlayerTotals:
     best_game: int = 0  # the best single game played (byes not counted)
     per_round: dict[int, int] = field(default_factory=dict)
     bye_rounds: set[int] = field(default_factory=set)  # the games sat out (their points are the bye's credit)
+    number: int | None = None  # the number on the player's tally card, for the chain's last link
 
     def game_cell(self, number: int) -> str:
         """Game `number` as a sheet shows it: the points, "bye" (with a credit, if any) or "–" (not played)."""
@@ -87,6 +95,28 @@ class PlayerTotals:
         """Points per game played (a bye's credit counts in the points, the bye not in the games)."""
         return self.total / self.games if self.games else 0.0
 
+    @property
+    def points_for(self) -> int:
+        """Points in the games played: the tally less what the byes credited."""
+        return self.total - sum(self.per_round.get(number, 0) for number in self.bye_rounds)
+
+    @property
+    def win_share(self) -> Fraction | None:
+        """Games won ÷ games played; None with no game played."""
+        return Fraction(self.wins, self.games) if self.games else None
+
+    @property
+    def points_share(self) -> Fraction | None:
+        """Points for ÷ (for + against) over the games played; None with no game played, or when the two add up to
+        nothing or less (only rules that score below zero can do that)."""
+        both = self.points_for + self.conceded
+        return Fraction(self.points_for, both) if self.games and both > 0 else None
+
+    @property
+    def points_per_game(self) -> Fraction | None:
+        """Points in the games played ÷ games played (a bye's credit in neither); None with no game played."""
+        return Fraction(self.points_for, self.games) if self.games else None
+
 
 @dataclass(frozen=True)
 class Meeting:
@@ -97,33 +127,111 @@ class Meeting:
     winner: int  # 0 or 1, an index into `sides`
 
 
+Figure = int | float | Fraction
+
+
+def percent(share: Fraction | None) -> str:
+    """A share as a person reads it: "71.4 %" (one decimal, halves up); "–" where there is none."""
+    if share is None:
+        return "–"
+    tenths = math.floor(share * 1000 + Fraction(1, 2))
+    return f"{tenths // 10}.{tenths % 10} %" if tenths >= 0 else f"-{-tenths // 10}.{-tenths % 10} %"
+
+
+def _plain(value: Figure | None) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, int):
+        return str(value)
+    return f"{float(value):.2f}"
+
+
 @dataclass(frozen=True)
 class Metric:
     key: str
-    label: str
-    value: Callable[[PlayerTotals], float]
+    label: str  # its name, as the standings' foot says it
+    value: Callable[[PlayerTotals], Figure | None]  # None: no figure (ranks below every player with one)
     higher_is_better: bool = True
     # Compared among the players level at this link, from the games they met in, rather than player by player.
     among: bool = False
+    abbr: str = ""  # its column's heading
+    shown: Callable[[Figure | None], str] = _plain  # the figure as a person reads it
+    explained: str = ""  # what the figure counts, for the standings' foot (the shares of the games played)
 
-    def sort_value(self, totals: PlayerTotals) -> float:
+    def sort_value(self, totals: PlayerTotals) -> tuple[bool, Figure]:
         value = self.value(totals)
-        return -value if self.higher_is_better else value
+        if value is None:
+            return (True, 0)
+        return (False, -value if self.higher_is_better else value)
+
+    def figure(self, totals: PlayerTotals) -> str:
+        """This player's figure on this link, as a person reads it ("71.4 %", "12", "–")."""
+        return self.shown(self.value(totals))
 
 
-TOTAL = Metric("total", "total points", lambda t: t.total)
-WINS = Metric("wins", "games won", lambda t: t.wins)
-CONCEDED = Metric("conceded", "fewest points conceded", lambda t: t.conceded, higher_is_better=False)
-AVERAGE = Metric("average", "average per game", lambda t: t.average)
-LONERS = Metric("loners", "loners made", lambda t: t.loners_made)
-EUCHRES = Metric("euchres", "euchres made", lambda t: t.euchres)
+def _share(value: Figure | None) -> str:
+    return percent(value if isinstance(value, Fraction) else None)
+
+
+TOTAL = Metric("total", "total points", lambda t: t.total, abbr="Total")
+WINS = Metric("wins", "games won", lambda t: t.wins, abbr="Wins")
+CONCEDED = Metric("conceded", "fewest points conceded", lambda t: t.conceded, higher_is_better=False, abbr="Agst")
+AVERAGE = Metric("average", "average per game", lambda t: t.average, abbr="Avg")
+LONERS = Metric("loners", "loners made", lambda t: t.loners_made, abbr="Loners")
+EUCHRES = Metric("euchres", "euchres made", lambda t: t.euchres, abbr="Euch")
 HEAD_TO_HEAD = Metric("h2h", "head-to-head", lambda t: 0, among=True)
-METRICS: dict[str, Metric] = {m.key: m for m in (TOTAL, WINS, CONCEDED, AVERAGE, LONERS, EUCHRES, HEAD_TO_HEAD)}
+# What clubs rank by when players play different numbers of games (byes, late arrivals, leavers): shares of the
+# games played, then the player's number.
+WIN_PERCENT = Metric(
+    "win_pct",
+    "win percentage",
+    lambda t: t.win_share,
+    abbr="Win %",
+    shown=_share,
+    explained="Win % is games won ÷ games played",
+)
+POINTS_PERCENT = Metric(
+    "points_pct",
+    "points percentage",
+    lambda t: t.points_share,
+    abbr="Pts %",
+    shown=_share,
+    explained="Pts % is points for ÷ (points for + against) in the games played",
+)
+POINTS_PER_GAME = Metric(
+    "ppg",
+    "points per game played",
+    lambda t: t.points_per_game,
+    abbr="PPG",
+    explained="PPG is the points of the games played ÷ games played",
+)
+NUMBER = Metric("number", "player's number", lambda t: t.number, higher_is_better=False, abbr="No.")
+METRICS: dict[str, Metric] = {
+    m.key: m
+    for m in (
+        TOTAL,
+        WINS,
+        CONCEDED,
+        AVERAGE,
+        LONERS,
+        EUCHRES,
+        HEAD_TO_HEAD,
+        WIN_PERCENT,
+        POINTS_PERCENT,
+        POINTS_PER_GAME,
+        NUMBER,
+    )
+}
+# Metrics the standings show as a column of their own when the chain has them (total, wins and loners always are).
+# (A night ranked by average first shows its average as it always has.)
+COLUMNS: frozenset[str] = frozenset({"win_pct", "points_pct", "ppg", "number"})
 DEFAULT_CHAIN: tuple[Metric, ...] = (TOTAL, WINS, CONCEDED)
 # Winners-stay nights crown the player with the most wins (the Tournaments paragraph of the Euchre text).
 WINS_FIRST: tuple[Metric, ...] = (WINS, TOTAL, CONCEDED)
 # When players have played different numbers of games (late arrivals, early leavers).
 AVERAGE_FIRST: tuple[Metric, ...] = (AVERAGE, WINS, CONCEDED)
+# "As clubs with byes rank": win percentage, then points percentage, then the player's number.
+CLUB_CHAIN: tuple[Metric, ...] = (WIN_PERCENT, POINTS_PERCENT, NUMBER)
 
 
 @dataclass(frozen=True)
@@ -152,13 +260,17 @@ def chain_from(keys: Sequence[str], *, draw_seed: int | None = None) -> tuple[Me
     return (*chain, draw(draw_seed)) if draw_seed is not None else chain
 
 
-def add_up(tallies: Iterable[Tally], players: Iterable[int] = ()) -> dict[int, PlayerTotals]:
-    """Sum each player's game tallies. Players with no games yet appear with zeros."""
-    totals = {player: PlayerTotals(player) for player in players}
+def add_up(
+    tallies: Iterable[Tally], players: Iterable[int] = (), numbers: Mapping[int, int] | None = None
+) -> dict[int, PlayerTotals]:
+    """Sum each player's game tallies. Players with no games yet appear with zeros. `numbers`: each player's number
+    (their tally card's), for the chain's last link."""
+    numbers = numbers or {}
+    totals = {player: PlayerTotals(player, number=numbers.get(player)) for player in players}
     for tally in tallies:
         row = totals.get(tally.player)
         if row is None:
-            row = totals[tally.player] = PlayerTotals(tally.player)
+            row = totals[tally.player] = PlayerTotals(tally.player, number=numbers.get(tally.player))
         points = tally.points
         row.total += points
         row.per_round[tally.round] = points

@@ -106,6 +106,7 @@ class Night(models.Model):
     class RankBy(models.TextChoices):
         TOTAL = "total", "Total points"
         AVERAGE = "average", "Average per game played"
+        CLUBS = "clubs", "As clubs with byes rank: win %, then points %, then the player's number"
 
     class Status(models.TextChoices):
         SETUP = "setup", "Registering players"
@@ -138,8 +139,10 @@ class Night(models.Model):
         max_length=80,
         blank=True,
         help_text="Comma-separated, from: total, wins, conceded, average, loners, euchres, h2h (head-to-head: "
-        "games won, then points, against the other players still level, when every two of them met). "
-        "Empty: the movement's usual order (total points, games won, fewest conceded).",
+        "games won, then points, against the other players still level, when every two of them met), win_pct "
+        "(games won ÷ games played), points_pct (points for ÷ (for + against)), ppg (points per game played), "
+        "number (the number on the player's tally card). Empty: the order “rank players by” gives (winners-stay: "
+        "games won first).",
     )
     final_draw = models.BooleanField(
         "settle ties left after the chain by a draw", default=False, help_text="Off: level players share the rank."

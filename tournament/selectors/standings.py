@@ -61,6 +61,7 @@ class StandingRow:
     per_round: list[int | None]
     cells: list[str]  # each game as shown: the points, "bye" (with its credit) or "–"
     separated_by: str | None
+    figures: list[str] = field(default_factory=list)  # the chain's columns (NightStandings.columns): "71.4 %"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,10 @@ class NightStandings:
     ranked_by: str  # the first link of the chain, in words
     awards: list[AwardRow]
     ranked_by_key: str = ""  # the same link's key (a metric of scoring.standings)
+    # The chain's links with a column of their own (win %, points %, points per game, number): their headings.
+    columns: list[str] = field(default_factory=list)
+    foot: list[str] = field(default_factory=list)  # each link's name, with its heading where it has a column
+    shares_note: str = ""  # what the percentages count, when the chain has one
 
     @property
     def by_average(self) -> bool:
@@ -112,6 +117,8 @@ def night_chain(night: Night) -> tuple[standings_core.Metric, ...]:
             keys = [m.key for m in standings_core.WINS_FIRST]
         elif night.rank_by == "average":
             keys = [m.key for m in standings_core.AVERAGE_FIRST]
+        elif night.rank_by == "clubs":
+            keys = [m.key for m in standings_core.CLUB_CHAIN]
         else:
             keys = [m.key for m in standings_core.DEFAULT_CHAIN]
     return standings_core.chain_from(keys, draw_seed=(night.seed or 0) if night.final_draw else None)
@@ -125,6 +132,17 @@ BYE_NOTES = {
 }
 
 
+def shares_note(chain: Sequence[standings_core.Metric]) -> str:
+    """What the chain's shares of the games played count, said under the standings; empty without any."""
+    said = [metric.explained for metric in chain if metric.explained]
+    if not said:
+        return ""
+    return (
+        "; ".join(said) + ": byes and games not played count in neither part. A player with no game played has "
+        "no figure there (–) and ranks below every player with one."
+    )
+
+
 @dataclass
 class NightRows:
     """One night's rows, read in bulk with other nights: who played, where they sat, each result, hands' extras."""
@@ -136,6 +154,7 @@ class NightRows:
     # What a prize's eligibility reads: still playing at the end, a member (door list or club number).
     standing: dict[int, prizes.Player] = field(default_factory=dict)
     cards: dict[int, int] = field(default_factory=dict)  # tally-card number -> player
+    charts: dict[int, int] = field(default_factory=dict)  # player -> chart number (a rotation night's entries)
     settled: dict[str, tuple[frozenset[int], int]] = field(
         default_factory=dict
     )  # a tie's draw: prize -> (level, drawn)
@@ -267,11 +286,14 @@ def _read_entries(rows: dict[int, NightRows]) -> None:
         "player__club_number",
         "card",
         "substitute_for__player_id",
+        "number",
     )
     replaced: dict[int, dict[int, int]] = {night_id: {} for night_id in rows}  # sub -> the player they replaced
-    for night_id, player_id, name, house, category, active, kind, club_number, card, leaver in entries:
+    for night_id, player_id, name, house, category, active, kind, club_number, card, leaver, chart in entries:
         night_rows = rows[night_id]
         night_rows.cards[card] = player_id
+        if chart is not None:
+            night_rows.charts[player_id] = chart
         night_rows.names[player_id] = name
         night_rows.categories[player_id] = category
         night_rows.standing[player_id] = prizes.Player(present=active, member=kind == "member" or bool(club_number))
@@ -512,7 +534,21 @@ def _tallies(rows: NightRows) -> dict[int, standings_core.PlayerTotals]:
 
     Players with a tally but no game or bye yet are there with zeros.
     """
-    return standings_core.add_up(_tally_lines(rows), sorted(rows.players))
+    return standings_core.add_up(_tally_lines(rows), sorted(rows.players), _numbers(rows))
+
+
+def _numbers(rows: NightRows) -> dict[int, int]:
+    """Each tally's number, as its card shows it: the chart number on a rotation night (a leaver's passes to their
+    substitute, so a tally taken over keeps it), otherwise the tally-card number (a tally taken over keeps its
+    first card's)."""
+    numbers: dict[int, int] = {}
+    if rows.night.movement == Night.Movement.ROTATION:
+        for player, chart in rows.charts.items():
+            numbers.setdefault(rows.plays_for.get(player, player), chart)
+        return numbers
+    for card, player in sorted(rows.cards.items()):
+        numbers.setdefault(player, card)
+    return numbers
 
 
 def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
@@ -622,6 +658,7 @@ def standings_of(rows: NightRows) -> NightStandings:
     chain = night_chain(night)
     meetings = _meetings(rows) if any(metric.among for metric in chain) else ()
     ranked = standings_core.rank(totals.values(), chain, meetings)
+    columns = [metric for metric in chain if metric.key in standings_core.COLUMNS]
     rows_out = [
         StandingRow(
             rank_label=standing.rank_label,
@@ -640,6 +677,7 @@ def standings_of(rows: NightRows) -> NightStandings:
             per_round=[standing.totals.per_round.get(n) for n in range(1, rounds_closed + 1)],
             cells=[standing.totals.game_cell(n) for n in range(1, rounds_closed + 1)],
             separated_by=standing.separated_by,
+            figures=[metric.figure(standing.totals) for metric in columns],
         )
         for standing in ranked
     ]
@@ -674,6 +712,9 @@ def standings_of(rows: NightRows) -> NightStandings:
         ranked_by=chain[0].label,
         ranked_by_key=chain[0].key,
         awards=awards,
+        columns=[metric.abbr for metric in columns],
+        foot=[f"{metric.label} ({metric.abbr})" if metric in columns else metric.label for metric in chain],
+        shares_note=shares_note(chain),
     )
 
 

@@ -55,7 +55,18 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
     games = standings.rounds_closed
     usable = doc.width
     fixed = [12 * mm, 0, 14 * mm, 12 * mm, 14 * mm]
-    per_game = min(9 * mm, (usable - 100 * mm) / games) if games else 0
+    # The chain's own columns (win %, points %, points per game, number), each as wide as its widest figure.
+    for index, heading in enumerate(standings.columns):
+        widest = max(
+            [
+                pdfmetrics.stringWidth(heading, BOLD, 9),
+                *(pdfmetrics.stringWidth(r.figures[index], FONT, 9) for r in standings.rows),
+            ]
+        )
+        fixed.append(widest + 12)
+    first_game = len(fixed)
+    extra = sum(fixed[5:])
+    per_game = min(9 * mm, (usable - 100 * mm - extra) / games) if games else 0
     labels = [f"G{n}" for n in range(1, games + 1)]
     game_size, game_pad = 9.0, 6.0
     if games and per_game < pdfmetrics.stringWidth(labels[-1], BOLD, 9) + 2 * game_pad:
@@ -68,7 +79,7 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
             labels = [str(n) for n in range(1, games + 1)]
         widest = max(pdfmetrics.stringWidth(labels[-1], BOLD, 1), pdfmetrics.stringWidth("88", FONT, 1))
         game_size = min(9.0, math.floor(room / widest * 4) / 4)
-    head = ["Rank", "Name", "Total", "Wins", "Loners", *labels]
+    head = ["Rank", "Name", "Total", "Wins", "Loners", *standings.columns, *labels]
     rows = [head] + [
         [
             row.rank_label,
@@ -76,6 +87,7 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
             str(row.total),
             str(row.wins),
             str(row.loners_made),
+            *row.figures,
             *row.cells,
         ]
         for row in standings.rows
@@ -86,7 +98,7 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
     byes = [
         ("FONTSIZE", (column, line), (column, line), min(game_size, math.floor(room_for / width * 4) / 4))
         for line, row in enumerate(standings.rows, start=1)
-        for column, cell in enumerate(row.cells, start=5)
+        for column, cell in enumerate(row.cells, start=first_game)
         if cell.startswith("bye") and (width := pdfmetrics.stringWidth(cell, FONT, 1)) * game_size > room_for
     ]
     table = Table(rows, colWidths=[*fixed, *([per_game] * games)], repeatRows=1)
@@ -98,9 +110,9 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
                 *(
                     [
-                        ("FONTSIZE", (5, 0), (-1, -1), game_size),
-                        ("LEFTPADDING", (5, 0), (-1, -1), game_pad),
-                        ("RIGHTPADDING", (5, 0), (-1, -1), game_pad),
+                        ("FONTSIZE", (first_game, 0), (-1, -1), game_size),
+                        ("LEFTPADDING", (first_game, 0), (-1, -1), game_pad),
+                        ("RIGHTPADDING", (first_game, 0), (-1, -1), game_pad),
                     ]
                     if game_size < 9 or game_pad < 6
                     else []
@@ -112,7 +124,8 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
     story += [
         table,
         Spacer(1, 3 * mm),
-        Paragraph(escape("Ties are broken by: " + ", then ".join(standings.chain) + "."), styles["sub"]),
+        Paragraph(escape("Ties are broken by: " + ", then ".join(standings.foot) + "."), styles["sub"]),
+        *([Paragraph(escape(standings.shares_note), styles["sub"])] if standings.shares_note else []),
     ]
     doc.build(story)
     return buffer.getvalue()
