@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0035_money_form_keys'),
+        ('tournament', '0040_import_preview'),
     ]
 
     operations = [
