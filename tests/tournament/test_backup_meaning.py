@@ -266,6 +266,19 @@ def test_an_older_backup_that_names_no_carry_is_read_from_its_line_s_words(organ
     assert_taken_once(organizer_client, first, second)
 
 
+def test_the_carrying_night_deleted_and_restored_finds_its_carry_taken_in(organizer_client):
+    """The line that took the carry in keeps its name when the carrying night is deleted, so restoring that night
+    does not offer the carry again."""
+    november, december = carry_files(organizer_client)
+    for data in (november, december):
+        restored(organizer_client, data)
+    Night.objects.filter(uid=november["night"]["uid"]).delete()
+    second = Night.objects.get(uid=december["night"]["uid"])
+    assert second.pot_lines.get().carried_from is None
+    first = restored(organizer_client, november)
+    assert_taken_once(organizer_client, first, second)
+
+
 def test_a_carry_taken_in_twice_is_refused(organizer_client):
     november, december = carry_files(organizer_client)
     twice = copy.deepcopy(december)
