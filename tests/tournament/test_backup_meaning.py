@@ -374,3 +374,17 @@ def test_a_hand_edited_backup_that_restores_shows_on_every_page(organizer_client
         assert Client().get(reverse(name_, args=args)).status_code == 200, name_
     for name_ in ("tournament:money", "tournament:night_detail", "tournament:money_csv"):
         assert organizer_client.get(reverse(name_, args=[night.pk])).status_code == 200, name_
+
+
+def test_a_night_its_pages_could_not_read_is_refused_and_every_row_undone(organizer_client, monkeypatch):
+    """The last net: should any reading the pages make fail on a restored night (here the side pots' reading is
+    made to fail), the restore is refused with the reason and the rows it wrote are undone."""
+    data = fundraiser_file(organizer_client)
+
+    def broken(night):
+        raise ArithmeticError("a pot that cannot be added up")
+
+    monkeypatch.setattr("tournament.selectors.night_pots", broken)
+    refused(organizer_client, data, "its pages could not show (ArithmeticError: a pot that cannot be added up)")
+    monkeypatch.undo()
+    restored(organizer_client, data)
