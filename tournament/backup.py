@@ -13,7 +13,9 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import logging
 import re
+import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -30,6 +32,7 @@ from scoring.seats import HEAD_TABLE, SEATS
 from scoring.services import result_extras_refresh
 from scoring.three import THREE_SEATS
 
+from . import selectors
 from .engine import draws, money, rotation
 from .models import (
     CODE_DIGITS,
@@ -51,9 +54,13 @@ from .models import (
     SignUp,
     fresh_code,
 )
+from .selectors.tie_draws import tie_draw_fault
+from .services.draws import MOST_TICKETS
+
+logger = logging.getLogger(__name__)
 
 FORMAT = "headtable-night"
-VERSION = 2
+VERSION = 3
 # The night's settings (the date and the chart numbering apart: see below) and its state.
 NIGHT_FIELDS = (
     *(
@@ -84,8 +91,10 @@ LATER_NIGHT_FIELDS = {
     "substitutes": "card",  # substitutes: before them, none
     "hold_next": False,  # held before the next game: before it, never
 }
-# Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons.
-READS = (1, 2)
+# Version 1 files (before causes were stored as data) carry the causes in words only; version 2 adds the reasons;
+# version 3 names the carry a pot line took in (“took_in”) and gives money only to the night's own prizes (a night
+# of before could have money for a prize it did not award: such a file restores as it was).
+READS = (1, 2, 3)
 # How version 1's words name each cause, for those files alone (the same table as migration 0014's).
 LEGACY_WORDS = (
     ("the head table took back", Cause.HEAD_TABLE_UNDO),
@@ -280,8 +289,11 @@ def night_export(night: Night) -> dict[str, Any]:
                 **{key: getattr(line, name) for key, name in POT_KEYS.items()},
                 "by": line.by.username if line.by else None,
                 "at": _when(line.at),
+                **_took_in(line),
             }
-            for line in PotLine.objects.filter(night=night).select_related("by").order_by("at", "id")
+            for line in PotLine.objects.filter(night=night)
+            .select_related("by", "carried_from__night")
+            .order_by("at", "id")
         ],
         "draws": [
             {
@@ -314,6 +326,16 @@ def night_export(night: Night) -> dict[str, Any]:
         ],
     }
     return {**payload, "checksum": hashlib.sha256(_canonical(payload)).hexdigest()}
+
+
+def _took_in(line: PotLine) -> dict[str, Any]:
+    """The jackpot carry a line took in, named by the carrying night's uid and its pot line's number there (a later
+    part of the file: only on a line that took one in)."""
+    name = line.carry_named or (line.carried_from.carry_name() if line.carried_from else "")
+    if not name:
+        return {}
+    uid, _, number = name.rpartition(":")
+    return {"took_in": {"night": uid, "line": int(number)}}
 
 
 def night_backup_bytes(night: Night) -> bytes:
@@ -680,6 +702,20 @@ def _check_night(info: Any) -> Night:
                 "The night", f"“chart_size” is {night.chart_size}, yet its chart is for {night.chart['players']}."
             )
     return night
+
+
+def _check_money_settings(night: Night, version: int) -> None:
+    """The night's money as its forms keep it (the model's clean() has read the payouts and the currency): the
+    currency written as the night keeps one, and (from version 3) money only for the night's own prizes."""
+    if money.currency_code(night.currency) != night.currency:
+        raise _fail(
+            "The night", f"“currency” is {_shown(night.currency)}: a night keeps three capital letters (USD, EUR…)."
+        )
+    if version >= 3 and (strays := money.payouts_beyond(money.parse_payouts(night.payouts), night.prize_keys)):
+        raise _fail(
+            "The night",
+            f"“payouts” pays “{strays[0]}”, which is not one of the night's prizes ({', '.join(night.prize_keys)}).",
+        )
 
 
 def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
@@ -1081,28 +1117,198 @@ def _made_records(rows: Any, key: str, what: str, model: type[models.Model], key
         yield where, record
 
 
-def _check_pot_lines(rows: Any) -> None:
+def _check_pot_lines(rows: Any) -> list[PotLine]:
     """The side pots' record (a later part of the file: none before it): each line as the service could make it,
-    and no pot paying or carrying more than came into it."""
-    lines = []
+    in the order they were made (a carry is named by its place in it), and no pot paying or carrying more than came
+    into it. The lines, unsaved."""
+    lines: list[money.PotLine] = []
+    made: list[PotLine] = []
     for where, line in _made_records(rows, "pot_lines", "Pot line", PotLine, POT_KEYS):
         if line.cents <= 0:
             raise _fail(where, "a line moves money (more than 0).")
+        line.at = _moment(rows[len(made)]["at"], where, "at")
+        if made and line.at < made[-1].at:
+            raise _fail(where, "it was made before the line above it: a pot's record lists its lines in time order.")
         lines.append(money.PotLine(line.pot, line.kind, line.cents))
+        made.append(line)
         try:
             money.pot_totals(lines)
         except money.MoneyError as error:
             raise _fail(where, str(error)) from error
+    return made
 
 
-def _check_draws(rows: Any) -> None:
-    """The night's draws (a later part of the file: none before it): each numbered once, and each replaying from its
-    seed and its pool to the winners it names, so a file cannot carry a draw that was not made."""
+# A line that took in a carried jackpot before the backup named the carry says so in its reason, as the service
+# writes it: "carried over from November night (03 Nov 2026)".
+CARRIED_WORDS = re.compile(r"carried over from (?P<name>.+) \((?P<date>[0-9]{2} [A-Za-z]{3} [0-9]{4})\)")
+
+
+def _carried_words(night: Night) -> str:
+    return f"carried over from {night.name} ({night.date:%d %b %Y})"
+
+
+@dataclasses.dataclass
+class Carries:
+    """What the restore links once the file's pot lines are made: the carry each of its lines took in (line index ->
+    the carry's name, and the carrying line when it is here), and lines of other nights here that took in one of
+    the file's own carries (the file's line index -> the line that took it)."""
+
+    taken: dict[int, tuple[str, PotLine | None]] = dataclasses.field(default_factory=dict)
+    taken_by: dict[int, PotLine] = dataclasses.field(default_factory=dict)
+
+
+def _taker(name: str) -> PotLine | None:
+    """The line here that names carry `name` as the one it took in, if any."""
+    return PotLine.objects.filter(carry_named=name).select_related("night").first()
+
+
+def _check_carries(rows: Any, lines: list[PotLine], night: Night) -> Carries:
+    """Each carried jackpot taken in once. A line that took one in names it (“took_in”: the carrying night's uid
+    and its line number; older files say it in the line's reason only): money in, from another, earlier night,
+    named by one line only, here and in the file; where that night is here, its line is that carry, the same pot
+    and amount, and no other night took it in. The file's own carries that a night restored before took in are
+    linked to it."""
+    plan = Carries()
+    claimed: dict[str, str] = {}
+    for index, (row, line) in enumerate(zip(rows, lines, strict=True)):
+        where = f"Pot line {index + 1}"
+        took = row.get("took_in")
+        if took is None:
+            if line.kind == PotLine.Kind.IN and (words := CARRIED_WORDS.fullmatch(line.reason)):
+                carry = _carry_by_words(words["name"], words["date"], line, night, claimed)
+                if carry is not None:
+                    name = carry.carry_name()
+                    claimed[name] = where
+                    plan.taken[index] = (name, carry)
+            continue
+        uid, number = (took.get("night"), took.get("line")) if isinstance(took, dict) else (None, None)
+        if not (isinstance(uid, str) and type(number) is int and 1 <= number <= 100_000):
+            raise _fail(where, f"“took_in” names a carry by its night's uid and line number, not {_shown(took)}.")
+        try:
+            uid = str(uuid.UUID(uid))
+        except ValueError as error:
+            raise _fail(where, f"“took_in” names a night by its uid, not {_shown(uid)}.") from error
+        if line.kind != PotLine.Kind.IN:
+            raise _fail(where, "“took_in” is on a line that is not money in: a carry is taken in as money in.")
+        if uid == str(night.uid):
+            raise _fail(where, "it takes in a carry of its own night: a carry goes to a later night.")
+        name = f"{uid}:{number}"
+        if name in claimed:
+            raise _fail(where, f"it takes in the carry {_of(claimed[name])} took in: a carry is taken in once.")
+        claimed[name] = where
+        if (other := _taker(name)) is not None:
+            raise _fail(where, f"that carry was taken in already, by {other.night.name} ({other.night.date:%Y-%m-%d}).")
+        carry = _carry_here(uid, number, where, line, night)
+        plan.taken[index] = (name, carry)
+    for index, line in enumerate(lines):
+        if line.kind != PotLine.Kind.CARRIED:
+            continue
+        name = f"{night.uid}:{index + 1}"
+        taker = _taker(name) or _taker_by_words(line, night, set(plan.taken_by.values()))
+        if taker is None:
+            continue
+        if (taker.pot, taker.cents) != (line.pot, line.cents):
+            raise _fail(
+                f"Pot line {index + 1}",
+                f"{taker.night.name} ({taker.night.date:%Y-%m-%d}) took in this carry as {taker.pot}, "
+                f"{money.shown(taker.cents, taker.night.currency)}: not what it carries.",
+            )
+        plan.taken_by[index] = taker
+    return plan
+
+
+def _carry_here(uid: str, number: int, where: str, line: PotLine, night: Night) -> PotLine | None:
+    """The carry a line names, where its night is here (checked: a carry of the same pot and amount, from an
+    earlier night, not taken in by another); None where that night is not here (yet)."""
+    earlier = Night.objects.filter(uid=uid).first()
+    if earlier is None:
+        return None
+    carries = list(PotLine.objects.filter(night=earlier).order_by("at", "id"))
+    carry = carries[number - 1] if number <= len(carries) else None
+    named = f"{earlier.name} ({earlier.date:%Y-%m-%d})"
+    if carry is None or carry.kind != PotLine.Kind.CARRIED:
+        raise _fail(where, f"it takes in line {number} of {named}, which carries nothing over.")
+    if (carry.pot, carry.cents) != (line.pot, line.cents):
+        raise _fail(
+            where,
+            f"it takes in {named}'s carry of {carry.pot}, {money.shown(carry.cents, earlier.currency)}, as "
+            f"{line.pot}, {money.shown(line.cents, night.currency)}: a carry is taken in whole, into its own pot.",
+        )
+    if earlier.date > night.date:
+        raise _fail(where, f"it takes in a carry of {named}, a later night: a carry goes to a later night.")
+    if hasattr(carry, "taken_in_by"):
+        taker = carry.taken_in_by.night
+        raise _fail(where, f"that carry was taken in already, by {taker.name} ({taker.date:%Y-%m-%d}).")
+    return carry
+
+
+def _carry_by_words(name: str, date: str, line: PotLine, night: Night, claimed: Mapping[str, str]) -> PotLine | None:
+    """An older file's line that took in a carry, read from its reason: the first carry of that night here (by
+    name and date), of the same pot and amount, that no line took in; None where there is none."""
+    try:
+        day = dt.datetime.strptime(date, "%d %b %Y").date()
+    except ValueError:
+        return None
+    for carry in PotLine.objects.filter(
+        night__name=name,
+        night__date=day,
+        night__date__lte=night.date,
+        kind=PotLine.Kind.CARRIED,
+        pot=line.pot,
+        cents=line.cents,
+        taken_in_by__isnull=True,
+    ).order_by("at", "id"):
+        named = carry.carry_name()
+        if named not in claimed and _taker(named) is None:
+            return carry
+    return None
+
+
+def _taker_by_words(line: PotLine, night: Night, taken: set[PotLine]) -> PotLine | None:
+    """A line of a later night here, restored from an older file, that took in this carry and says so in its
+    reason only (and names no carry): the first one of the same pot and amount."""
+    return next(
+        (
+            taker
+            for taker in PotLine.objects.filter(
+                kind=PotLine.Kind.IN,
+                reason=_carried_words(night),
+                pot=line.pot,
+                cents=line.cents,
+                carried_from__isnull=True,
+                carry_named="",
+                night__date__gte=night.date,
+            )
+            .select_related("night")
+            .order_by("at", "id")
+            if taker not in taken
+        ),
+        None,
+    )
+
+
+def _check_draws(rows: Any, night: Night, came: Iterable[int], cards: Iterable[int]) -> None:
+    """The night's draws (a later part of the file: none before it): each numbered once, each replaying from its
+    seed and its pool to the winners it names, so a file cannot carry a draw that was not made, and each pool one
+    the Money page could have drawn from: tickets 1..N, the card numbers of players who came (`came`: checked in or
+    seated), a tie's between players of the night (`cards`) for one of its prizes. Whether a tie's players were
+    level for it is checked once the night is read as its pages read it (`_check_readings`)."""
     numbers = []
     for where, draw in _made_records(rows, "draws", "Draw", Draw, DRAW_KEYS):
         whole = all(isinstance(number, int) and not isinstance(number, bool) for number in [*draw.pool, *draw.winners])
         if not (isinstance(draw.pool, list) and isinstance(draw.winners, list) and whole):
             raise _fail(where, "“pool” and “winners” are lists of whole numbers.")
+        if not " ".join(draw.title.split()):
+            raise _fail(where, "“title” says what the draw is for; it has nothing in it.")
+        tie = draw.pool_kind == Draw.Pool.TIE
+        if problem := draws.recorded_pool_fault(
+            draw.pool_kind, draw.pool, draw.winners, cards=cards if tie else came, most_tickets=MOST_TICKETS
+        ):
+            raise _fail(where, problem)
+        if tie and draw.prize not in night.prize_keys:
+            raise _fail(where, f"it settles a tie for {_shown(draw.prize)}, which is not one of the night's prizes.")
+        if not tie and draw.prize:
+            raise _fail(where, f"“prize” is {_shown(draw.prize)}, yet only a tie's draw settles a prize.")
         if not draws.replays(draw.seed, draw.pool, draw.winners):
             raise _fail(where, "its winners are not what its seed and its pool give: it was not made as recorded.")
         numbers.append((draw.number, where))
@@ -1130,8 +1336,18 @@ def _check_links(rows: list[Any]) -> None:
     _once(live, "The live link of table")
 
 
-def _check(data: dict[str, Any]) -> None:
-    """Refuse, with the first reason, a backup that would restore a night the forms and services could not make."""
+def _cards(data: dict[str, Any]) -> tuple[set[int], set[int]]:
+    """The card numbers of the file's players (house players have none) who came (checked in, or seated or given a
+    bye in a game), and of them all."""
+    seated = {item[key] for row in data["rounds"] for key, name in ((2, "seats"), (0, "byes")) for item in row[name]}
+    players = [row for row in data["players"] if not row["house"] and row.get("card")]
+    came = {row["card"] for row in players if row["checked_in"] or row["key"] in seated}
+    return came, {row["card"] for row in players}
+
+
+def _check(data: dict[str, Any]) -> tuple[Night, list[PotLine]]:
+    """Refuse, with the first reason, a backup that would restore a night the forms and services could not make.
+    The night and its pot lines, unsaved, for the checks that read what is here (`_check_carries`)."""
     for key, kind in (("night", dict), ("players", list), ("rounds", list), ("table_links", list)):
         if key not in data:
             raise _fail("This backup", f"“{key}” is missing: it is incomplete or malformed.")
@@ -1140,6 +1356,7 @@ def _check(data: dict[str, Any]) -> None:
                 "This backup", f"“{key}” should be a {'record' if kind is dict else 'list'}, not {_shown(data[key])}."
             )
     night = _check_night(data["night"])
+    _check_money_settings(night, data["version"])
     ruleset = _check_rules(night.rules)
     players = _check_players(data["players"], night)
     rounds = data["rounds"]
@@ -1149,8 +1366,8 @@ def _check(data: dict[str, Any]) -> None:
     _check_partner_wishes(data.get("partner_wishes", []), players)
     _check_substitutes(data.get("substitutes", []), players)
     _check_payments(data.get("payments", []), players)
-    _check_pot_lines(data.get("pot_lines", []))
-    _check_draws(data.get("draws", []))
+    lines = _check_pot_lines(data.get("pot_lines", []))
+    _check_draws(data.get("draws", []), night, *_cards(data))
     if (night.status == Night.Status.SETUP) != (not rounds):
         raise _fail(
             "The night",
@@ -1163,6 +1380,7 @@ def _check(data: dict[str, Any]) -> None:
         raise _fail("The night", "“seed” is empty (null), yet its opening seating was drawn.")
     if rounds and night.movement == Night.Movement.ROTATION and night.chart is None:
         raise _fail("The night", "it plays a rotation chart, yet the file has none (“chart” is empty).")
+    return night, lines
 
 
 @transaction.atomic
@@ -1170,11 +1388,12 @@ def night_restore(*, raw: bytes, by=None) -> Night:
     """Restore a night from its backup file into this installation. All or nothing: every field is checked before
     anything is written."""
     data = _parse(raw)
-    _check(data)
+    checked, lines = _check(data)
     info = data["night"]
     if Night.objects.filter(uid=info["uid"]).exists():
         existing = Night.objects.get(uid=info["uid"])
         raise _refuse(f"This night is already here: “{existing.name}” of {existing.date:%Y-%m-%d}. Nothing restored.")
+    carries = _check_carries(data.get("pot_lines", []), lines, checked)
     users = get_user_model()
 
     def account(username: str | None):
@@ -1339,12 +1558,20 @@ def night_restore(*, raw: bytes, by=None) -> Night:
                 **{name: row[name] for name in PAYMENT_KEYS},
             )
             Payment.objects.filter(pk=made.pk).update(at=parse_datetime(row["at"]))
-        for row in data.get("pot_lines", []):
+        made_lines = [
             PotLine.objects.create(
                 night=night,
                 by=account(row["by"]),
                 at=parse_datetime(row["at"]),
                 **{name: row[key] for key, name in POT_KEYS.items()},
+            )
+            for row in data.get("pot_lines", [])
+        ]
+        for index, (name, carry) in carries.taken.items():
+            PotLine.objects.filter(pk=made_lines[index].pk).update(carry_named=name, carried_from=carry)
+        for index, taker in carries.taken_by.items():  # a later night restored before this one took these in
+            PotLine.objects.filter(pk=taker.pk).update(
+                carry_named=f"{night.uid}:{index + 1}", carried_from=made_lines[index]
             )
         for row in data.get("draws", []):
             Draw.objects.create(
@@ -1378,4 +1605,29 @@ def night_restore(*, raw: bytes, by=None) -> Night:
         raise _refuse(f"This backup is incomplete or malformed ({error!r}): nothing was restored.") from error
     except IntegrityError as error:
         raise _refuse(f"This backup clashes with what is already here ({error}): nothing was restored.") from error
+    _check_readings(Night.objects.get(pk=night.pk))
     return night
+
+
+def _check_readings(night: Night) -> None:
+    """The restored night read as its pages read it, inside the restore's transaction: a tie's draw between the
+    players level for its prize when it was drawn, and every reading the public page, the room display and the
+    Money page make done once. A refusal here undoes the whole restore (the transaction), so nothing is written."""
+    if fault := tie_draw_fault(night):
+        number, problem = fault
+        raise _fail(f"Draw {number}", problem)
+    try:
+        standings = selectors.night_standings(night)
+        selectors.standings_with_money(night, standings)
+        door = selectors.door_money(night)
+        selectors.prize_payouts(night, door.cash.net, standings.awards)
+        selectors.night_prizes(night, door.cash.net)
+        selectors.night_pots(night)
+        selectors.night_close(night, standings)
+        selectors.night_draws(night)
+        selectors.room(night)
+    except (ArithmeticError, LookupError, TypeError, ValueError) as error:
+        logger.exception("A restored night could not be read as its pages read it")
+        raise _refuse(
+            f"This backup restores a night its pages could not show ({error.__class__.__name__}: {error}). {NOTHING}"
+        ) from error

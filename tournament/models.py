@@ -547,6 +547,7 @@ class PartnerWish(models.Model):
 
 # A money form's one-time key: 32 hex figures (uuid4), sent back with the form.
 MONEY_KEY_LENGTH = 40
+CARRY_NAME_LENGTH = 50  # a night's uid (36), a colon and a line number
 
 
 class Payment(models.Model):
@@ -591,6 +592,9 @@ class PotLine(models.Model):
     carried_from = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="taken_in_by"
     )
+    # The carry it took in, named as a backup names it ("<the carrying night's uid>:<its pot line number>"), kept
+    # when the carrying night is not here (deleted, or not restored yet) so that night's carry is taken in once.
+    carry_named = models.CharField(max_length=CARRY_NAME_LENGTH, blank=True, default="")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     at = models.DateTimeField(default=timezone.now)
     key = models.CharField(max_length=MONEY_KEY_LENGTH, blank=True, default="")  # as Payment.key
@@ -603,6 +607,14 @@ class PotLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pot}: {self.kind} {money.shown(self.cents, self.night.currency)}"
+
+    def carry_name(self) -> str:
+        """This line as a line that takes it in names it: its night's uid and its number in the night's pot lines
+        in their order (1, 2, 3…), as the backup lists them."""
+        earlier = PotLine.objects.filter(night_id=self.night_id).filter(
+            models.Q(at__lt=self.at) | models.Q(at=self.at, id__lt=self.pk)
+        )
+        return f"{self.night.uid}:{earlier.count() + 1}"
 
     @staticmethod
     def waiting_for(night: Night) -> list[PotLine]:

@@ -131,7 +131,7 @@ def test_a_backup_made_before_causes_were_data_restores_with_its_causes_read_onc
     round2.refresh_from_db()
     assert round2.status == "playing"
     again = json.loads(backup.night_backup_bytes(night))
-    assert again["version"] == 2 and again["rounds"][1]["events"][-1]["reason"] == Cause.HEAD_TABLE_UNDO
+    assert again["version"] == backup.VERSION and again["rounds"][1]["events"][-1]["reason"] == Cause.HEAD_TABLE_UNDO
 
 
 def test_tally_card_numbers_and_codes_survive_a_restore_into_a_database_whose_ids_differ(client, played):

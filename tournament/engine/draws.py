@@ -7,6 +7,7 @@ operating system's secure generator when the draw is made (nobody picks it), and
 
 from __future__ import annotations
 
+import itertools
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -61,3 +62,26 @@ def check_call(seed: str, pool: Sequence[int], count: int) -> str:
     ordered = sorted(set(pool))
     numbers = f"range(1, {len(ordered) + 1})" if ordered == list(range(1, len(ordered) + 1)) else str(ordered)
     return f"draw({seed!r}, {numbers}, {count})"
+
+
+def recorded_pool_fault(
+    kind: str, pool: list[int], winners: list[int], *, cards: Iterable[int], most_tickets: int
+) -> str | None:
+    """Why a recorded draw's pool is not one the Money page could have drawn from, in words, or None.
+
+    `kind` is the pool's kind ("players", "tickets", "tie"), `cards` the tally-card numbers of the players who
+    could be in a draw of players (the night's players who came), `most_tickets` the most tickets a draw takes.
+    The page stores a pool sorted and each number once: tickets 1..N; players by card number, each one who came;
+    a tie two or more of them, and one winner. Whether a tie's players were level is the standings' to say."""
+    if any(later <= earlier for earlier, later in itertools.pairwise(pool)):
+        return "its “pool” is not each number once, in order, as a draw records it."
+    if kind == "tickets":
+        if not 1 <= len(pool) <= most_tickets or pool[0] != 1 or pool[-1] != len(pool):
+            return f"a draw of tickets draws from tickets 1 to N (N at most {most_tickets:,}), not from this “pool”."
+        return None
+    known = set(cards)
+    if strangers := [number for number in pool if number not in known]:
+        return f"its “pool” holds card {strangers[0]}, who is none of the night's players who came."
+    if kind == "tie" and (len(pool) < 2 or len(winners) != 1):
+        return "a tie's draw is between two or more players, and has one winner."
+    return None

@@ -282,6 +282,13 @@ def parse_payouts(text: str) -> dict[str, Payout]:
     return payouts
 
 
+def payouts_beyond(payouts: Mapping[str, Payout], prize_keys: Iterable[str]) -> list[str]:
+    """The prizes `payouts` pays that are not among `prize_keys` (the night's prizes), in the order written: money
+    for a prize nobody can win."""
+    known = set(prize_keys)
+    return [key for key in payouts if key not in known]
+
+
 # --- the prizes as the organizer names them, each once, with its money or none ----------------------------------
 
 

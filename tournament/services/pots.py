@@ -63,6 +63,7 @@ def pot_carry_take(*, night: Night, line_id: int, by=None) -> PotLine:
                 cents=carried.cents,
                 reason=f"carried over from {carried.night.name} ({when})",
                 carried_from=carried,
+                carry_named=carried.carry_name(),  # kept should the carrying night be deleted and restored
                 by=by,
             )
     except IntegrityError as error:  # another desk took it in at the same moment
