@@ -519,6 +519,8 @@ def score_hand(hand: Hand, rules: Ruleset = STANDARD) -> HandScore:
 
     A reneged hand is scored as `forfeited` says, whatever tricks it was recorded with, and adds no tally extras
     (no loner, euchre or march was played out)."""
+    if hand.passed and hand.renege is not None:
+        raise ScoringError("A hand the opponents passed was not played: it has no renege.")
     if hand.renege is not None:
         given = forfeited(hand, rules)
         score = score_hand(replace(given, renege=None), rules)
@@ -554,8 +556,6 @@ def _passed(hand: Hand, rules: Ruleset) -> HandScore:
     opponents nothing (no penalty for taking no trick: the hand was not played), no tally extras."""
     if not (rules.bidding and rules.defenders_may_pass):
         raise ScoringError("The opponents may not pass under these rules: enter the hand as it was played.")
-    if hand.renege is not None:
-        raise ScoringError("A hand the opponents passed was not played: it has no renege.")
     tricks = rules.tricks_per_hand if hand.pepper is not None else (hand.bid or 0)
     made = score_hand(replace(hand, passed=False, tricks=tricks), rules)
     bidders = made.of(hand.makers)
