@@ -143,6 +143,14 @@ class Ruleset:
         default="little pepper,big pepper", metadata={"label": "The two pepper bids' names (a comma between)"}
     )
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        """The hash, worked out once: a ruleset is the key of the rules' caches, asked on every score."""
+        return hash(astuple(self))
+
     @property
     def needed(self) -> int:
         """Tricks the makers need without a bid: a majority."""
@@ -606,6 +614,7 @@ def legal_hands(rules: Ruleset) -> Iterator[Hand]:
             yield replace(hand, passed=True)  # the opponents passed: the tricks are not played
 
 
+@functools.lru_cache(maxsize=64)
 def points_range(rules: Ruleset) -> tuple[int, int]:
     """The fewest and the most points one side can get from one hand under `rules`."""
     scores = [score_hand(hand, rules) for hand in legal_hands(rules)]
