@@ -35,6 +35,7 @@ BidScore = Literal["tricks", "bid"]
 SetLoss = Literal["fixed", "bid"]
 ShutoutLoss = Literal["fixed", "made", "bid"]
 PepperDefence = Literal["tricks", "set"]
+BothReach = Literal["bidders", "higher"]
 Pepper = str  # "little" or "big": a plain string as it comes from forms and the database; the rules check it
 
 # The rules speak of seats and sides as `seats` says them; `other` and `SEATS_OF` are the rules' own names for them.
@@ -130,6 +131,19 @@ class Ruleset:
     target_on_offense: bool = field(
         default=False, metadata={"label": "The points target is reached only on offense (a bid made, or a set)"}
     )
+    # Both sides at the target after the same hand (a bid game: both score in a hand). Indiana Double Deck: "If both
+    # teams get 50 or more points on the same hand, the team that took the bid is the winner"; Pfeffer: "In cases of
+    # a tie at 42, the bidding team wins" (read: the higher total, the bidders when level). `scoring.ending` decides.
+    both_reach: BothReach = field(
+        default="bidders",
+        metadata={
+            "label": "Both sides reach the target on the same hand: the winner is",
+            "choices": {
+                "bidders": "The team that took the bid",
+                "higher": "The higher total (level: the team that took the bid)",
+            },
+        },
+    )
     pepper_set: int = field(default=0, metadata={"label": "Pepper lost: taken off (0: the pepper's value)"})
     pepper_defenders: PepperDefence = field(
         default="tricks",
@@ -150,6 +164,10 @@ class Ruleset:
     def _hash(self) -> int:
         """The hash, worked out once: a ruleset is the key of the rules' caches, asked on every score."""
         return hash(astuple(self))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or a pickle works its own hash out (a string's hash differs from one process to the next)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
 
     @property
     def needed(self) -> int:
@@ -279,6 +297,7 @@ PRESETS: dict[str, Ruleset] = {
             pepper_set=10,
             pepper_names="-,Pfeffer",
             hickeys=True,
+            both_reach="higher",
         ),
         # Buck ("BuckenPeffer"): "The minimum bid is three … Points awarded are number of tricks taken and the game is
         # generally played to 25 or more … if a team takes all six tricks after calling trump, or skunking the other
