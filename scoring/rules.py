@@ -35,6 +35,7 @@ BidScore = Literal["tricks", "bid"]
 SetLoss = Literal["fixed", "bid"]
 ShutoutLoss = Literal["fixed", "made", "bid"]
 PepperDefence = Literal["tricks", "set"]
+BothReach = Literal["bidders", "higher"]
 Pepper = str  # "little" or "big": a plain string as it comes from forms and the database; the rules check it
 
 # The rules speak of seats and sides as `seats` says them; `other` and `SEATS_OF` are the rules' own names for them.
@@ -130,6 +131,19 @@ class Ruleset:
     target_on_offense: bool = field(
         default=False, metadata={"label": "The points target is reached only on offense (a bid made, or a set)"}
     )
+    # Both sides at the target after the same hand (a bid game: both score in a hand). Indiana Double Deck: "If both
+    # teams get 50 or more points on the same hand, the team that took the bid is the winner"; Pfeffer: "In cases of
+    # a tie at 42, the bidding team wins" (read: the higher total, the bidders when level). `scoring.ending` decides.
+    both_reach: BothReach = field(
+        default="bidders",
+        metadata={
+            "label": "Both sides reach the target on the same hand: the winner is",
+            "choices": {
+                "bidders": "The team that took the bid",
+                "higher": "The higher total (level: the team that took the bid)",
+            },
+        },
+    )
     pepper_set: int = field(default=0, metadata={"label": "Pepper lost: taken off (0: the pepper's value)"})
     pepper_defenders: PepperDefence = field(
         default="tricks",
@@ -142,6 +156,18 @@ class Ruleset:
     pepper_names: str = field(
         default="little pepper,big pepper", metadata={"label": "The two pepper bids' names (a comma between)"}
     )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        """The hash, worked out once: a ruleset is the key of the rules' caches, asked on every score."""
+        return hash(astuple(self))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or a pickle works its own hash out (a string's hash differs from one process to the next)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
 
     @property
     def needed(self) -> int:
@@ -271,6 +297,7 @@ PRESETS: dict[str, Ruleset] = {
             pepper_set=10,
             pepper_names="-,Pfeffer",
             hickeys=True,
+            both_reach="higher",
         ),
         # Buck ("BuckenPeffer"): "The minimum bid is three … Points awarded are number of tricks taken and the game is
         # generally played to 25 or more … if a team takes all six tricks after calling trump, or skunking the other
@@ -519,6 +546,8 @@ def score_hand(hand: Hand, rules: Ruleset = STANDARD) -> HandScore:
 
     A reneged hand is scored as `forfeited` says, whatever tricks it was recorded with, and adds no tally extras
     (no loner, euchre or march was played out)."""
+    if hand.passed and hand.renege is not None:
+        raise ScoringError("A hand the opponents passed was not played: it has no renege.")
     if hand.renege is not None:
         given = forfeited(hand, rules)
         score = score_hand(replace(given, renege=None), rules)
@@ -554,8 +583,6 @@ def _passed(hand: Hand, rules: Ruleset) -> HandScore:
     opponents nothing (no penalty for taking no trick: the hand was not played), no tally extras."""
     if not (rules.bidding and rules.defenders_may_pass):
         raise ScoringError("The opponents may not pass under these rules: enter the hand as it was played.")
-    if hand.renege is not None:
-        raise ScoringError("A hand the opponents passed was not played: it has no renege.")
     tricks = rules.tricks_per_hand if hand.pepper is not None else (hand.bid or 0)
     made = score_hand(replace(hand, passed=False, tricks=tricks), rules)
     bidders = made.of(hand.makers)
@@ -606,6 +633,7 @@ def legal_hands(rules: Ruleset) -> Iterator[Hand]:
             yield replace(hand, passed=True)  # the opponents passed: the tricks are not played
 
 
+@functools.lru_cache(maxsize=64)
 def points_range(rules: Ruleset) -> tuple[int, int]:
     """The fewest and the most points one side can get from one hand under `rules`."""
     scores = [score_hand(hand, rules) for hand in legal_hands(rules)]

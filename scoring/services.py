@@ -16,7 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from . import rules, three
-from .ending import GameEnd
+from .ending import Ending, GameEnd, ending, three_totals_fault
 from .models import Hand, Submission, TableResult, extras_of
 from .seats import SEAT_NAMES, SIDE_NAMES, SIDES, side_of
 
@@ -57,20 +57,30 @@ def result_extras_refresh(result: TableResult, hands: Sequence[Hand], ruleset: r
     result.extras = extras_of((hand.as_rules_hand() for hand in hands), ruleset)
 
 
-def _decide(result: TableResult, game: Game, last_hand_winner: str | None) -> None:
-    """Set the result's winner from its totals, under the night's tie rule."""
-    try:
-        outcome = rules.game_winner(
-            result.ns_points,
-            result.ew_points,
-            tie_rule=game.tie_rule,
-            last_hand_winner=last_hand_winner,
-            draw_seed=game.draw_seed,
-        )
-    except rules.ScoringError as error:
-        raise ValidationError({"last_hand_winner": str(error)}) from error
+def _ending(game: Game, ns_points: int, ew_points: int, last_hand: str | None, *, from_hands: bool = False) -> Ending:
+    """How the game stopped at these totals, and who won it (`scoring.ending`, the one rule for every reader)."""
+    return ending(
+        game.end,
+        game.ruleset,
+        ns_points,
+        ew_points,
+        last_hand=last_hand,
+        from_hands=from_hands,
+        tie_rule=game.tie_rule,
+        draw_seed=game.draw_seed,
+    )
+
+
+def _decide(result: TableResult, game: Game, last_hand_winner: str | None, *, from_hands: bool = False) -> None:
+    """Set the result's winner from its totals: at the target by the game's rule, at the bell the higher total and
+    a tie by the night's tie rule. Totals that cannot say who won are asked about (`last_hand_winner`)."""
+    outcome = _ending(game, result.ns_points, result.ew_points, last_hand_winner, from_hands=from_hands)
+    if outcome.fault:
+        raise ValidationError({"__all__": outcome.fault})
+    if outcome.ask or outcome.winner is None:
+        raise ValidationError({"last_hand_winner": outcome.ask})
     result.winner = outcome.winner
-    result.tie_break = outcome.tie_break or ""
+    result.tie_break = outcome.tie_break
 
 
 def _total_hands(result: TableResult, game: Game) -> None:
@@ -81,21 +91,27 @@ def _total_hands(result: TableResult, game: Game) -> None:
     result.hands_played = len(hands)
     result_extras_refresh(result, hands, game.ruleset)
     if hands:
+        # The side the last hand went to: at the target it says who got there (on offense, both at once); at the
+        # bell it settles a tie under the "last hand" rule.
         went_to = rules.score_hand(hands[-1].as_rules_hand(), game.ruleset).winner
-        if game.end.on_offense and (side := game.end.reached(result.ns_points, result.ew_points, went_to)):
-            # Pepper's "on offense": the side that reached the target wins, whatever the other side's points.
-            result.winner, result.tie_break = side, ""
-        else:
-            _decide(result, game, went_to)
+        _decide(result, game, went_to, from_hands=True)
 
 
 SURE = "Check the score sheet; if it is right, tick “yes, that is the score” and save again."
 
 
-def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int | None, sure: bool = False) -> None:
+def _check_totals(
+    game: Game,
+    ns_points: int,
+    ew_points: int,
+    hands_played: int | None,
+    sure: bool = False,
+    last_hand_winner: str | None = None,
+) -> None:
     """Refuse totals no hands allowed at this table could make: the head table plays exactly its hands a game (or
     fewer, when a side reached the night's target), another table any number up to the cap before the bell (or
-    exactly `hands_played`, when the sheet says); a game at the target stops at the hand that took a side there.
+    exactly `hands_played`, when the sheet says); a game at the target stops at the hand that took a side there
+    (`scoring.ending`), and where the totals cannot say who won, the team that won the last hand is asked for.
     Totals that are possible but more than a game's hands make are asked about once (`sure` says they were)."""
     cap = game.end.cap
     reached = game.end.reached(ns_points, ew_points)
@@ -114,8 +130,11 @@ def _check_totals(game: Game, ns_points: int, ew_points: int, hands_played: int 
         rules.check_game_totals(ns_points, ew_points, hands, game.ruleset, exactly=exactly)
     except rules.ScoringError as error:
         raise ValidationError({"__all__": str(error)}) from error
-    if fault := game.end.totals_fault(ns_points, ew_points, game.ruleset):
-        raise ValidationError({"__all__": fault})
+    outcome = _ending(game, ns_points, ew_points, last_hand_winner)
+    if outcome.fault:
+        raise ValidationError({"__all__": outcome.fault})
+    if outcome.ask:
+        raise ValidationError({"last_hand_winner": outcome.ask})
     if exactly or reached is not None:
         return
     unusual = rules.unusual_game_totals(ns_points, ew_points, game.hands_per_game, game.ruleset)
@@ -137,6 +156,8 @@ def _check_three(
     if errors:
         raise ValidationError({f"{seat.lower()}_points": reason for seat, reason in errors.items()})
     checked = {seat: int(value) for seat, value in points.items() if value is not None}
+    if fault := three_totals_fault(game.end, checked):
+        raise ValidationError({"__all__": fault})
     needed = three.hands_needed(checked)
     if hands_played is None and not game.head and needed is not None and needed > game.hands_per_game and not sure:
         more = f"These scores need more than the {game.hands_per_game} hands a game has"
@@ -237,7 +258,7 @@ def _totals_stored(
         seat_points = _check_three(game, seat_points, hands_played, last_hand_winner, sure)
         ns_points = ew_points = 0
     else:
-        _check_totals(game, ns_points, ew_points, hands_played, sure)
+        _check_totals(game, ns_points, ew_points, hands_played, sure, last_hand_winner)
     hands = result.hands.count() if result is not None and result.entry == TableResult.Entry.HANDS else 0
     if hands and result is not None and not (reason or take_over):
         raise ValidationError(
@@ -326,9 +347,7 @@ def draft_store(
     else:
         if side not in SIDES:
             raise ValidationError({"side": "Say which side you are: N–S or E–W."})
-        _check_totals(game, ns_points, ew_points, None, sure)
-        if last_hand_winner not in SIDES and ns_points == ew_points and game.tie_rule == "last_hand":
-            raise ValidationError({"last_hand_winner": "The game is tied: say which team won the last hand."})
+        _check_totals(game, ns_points, ew_points, None, sure, last_hand_winner)
     result = result_locked(game)
     if result is not None and result.status == TableResult.Status.FINAL:
         raise ValidationError(
@@ -458,10 +477,8 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
     if result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {table}'s game is over: no more hands. Undo the last to correct it."})
     previous = result.hands.order_by("-number").first() if result.pk else None
-    # Pepper's "on offense": only the side the last hand went to can have reached the target.
-    went_to = (
-        rules.score_hand(previous.as_rules_hand(), game.ruleset).winner if previous and game.end.on_offense else None
-    )
+    # The side the last hand went to: "on offense" only it can have reached the target; both at it, it took the bid.
+    went_to = rules.score_hand(previous.as_rules_hand(), game.ruleset).winner if previous else None
     if (side := game.end.reached(result.ns_points, result.ew_points, went_to)) and result.pk:
         raise ValidationError(
             {

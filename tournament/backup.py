@@ -27,6 +27,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring import rules, three
+from scoring.ending import GameEnd, ending, three_totals_fault
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SEATS
 from scoring.services import result_extras_refresh
@@ -870,9 +871,12 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset, s
             raise _fail(where, f"“hands_played” is {result.hands_played}: it must be between 1 and {cap}.")
         played = result.hands_played or head_hands or cap
         _check_points(where, ns, ew, played, ruleset)
-        faults = [end.totals_fault(ns, ew, each) for each in (ruleset, *rules.PRESETS.values())]
-        if all(faults):  # as the points' range: any rules the night could have had (a rules change keeps totals)
-            raise _fail(where, faults[0])
+        # As the points' range: any rules the night could have had (a rules change keeps totals).
+        under = next((each for each in (ruleset, *rules.PRESETS.values()) if not end.totals_fault(ns, ew, each)), None)
+        if under is None:
+            raise _fail(where, end.totals_fault(ns, ew, ruleset))
+        _check_typed_winner(result, where, GameEnd.of(end, under), under)
+        return result
     else:
         most = head_hands or cap
         if not 1 <= len(hands) <= most:
@@ -902,15 +906,37 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset, s
             raise _fail(where, f"its hands add up to {made[0]}–{made[1]}, not {ns}–{ew}.")
         if result.hands_played != len(hands):
             raise _fail(where, f"“hands_played” is {_shown(result.hands_played)}, yet {len(hands)} hands are listed.")
-        if (on_offense := end.reached(ns, ew, went_to) if end.on_offense else None) is not None:
-            if result.winner != on_offense or result.tie_break:  # "on offense": the side that reached it wins
-                raise _fail(where, f"{on_offense} reached {end.target} on offense: the game is theirs.")
+        if (side := end.reached(ns, ew, went_to)) is not None:
+            if result.winner != side or result.tie_break:  # the side that won it at the target (on offense, the bid)
+                raise _fail(where, f"{side} reached {end.target} with the last hand: the game is theirs.")
             return result
     if ns != ew and (result.winner != ("NS" if ns > ew else "EW") or result.tie_break):
         raise _fail(where, f"a game of {ns}–{ew} is won by {'NS' if ns > ew else 'EW'}, with no “tie_break”.")
     if ns == ew and not result.tie_break:
         raise _fail(where, f"a tied game ({ns}–{ew}) says how it was decided (“tie_break”).")
     return result
+
+
+def _check_typed_winner(result: TableResult, where: str, end: GameEnd, ruleset: rules.Ruleset) -> None:
+    """A game entered as totals is won as the scoring services decide it (`scoring.ending`): at the target by the
+    game's rule (where the totals leave it open, the team the keeper said won the last hand decides), at the bell
+    by the higher total, a tie by the team that won the last hand or the app's draw."""
+    ns, ew = result.ns_points, result.ew_points
+    allowed = set()
+    for side in ("NS", "EW"):
+        outcome = ending(end, ruleset, ns, ew, last_hand=side, tie_rule="last_hand", draw_seed=0)
+        if outcome.winner is not None:
+            allowed.add((outcome.winner, outcome.tie_break))
+            if outcome.tie_break == "last_hand":
+                allowed.add((outcome.winner, "draw"))
+    if (result.winner, result.tie_break) in allowed:
+        return
+    if ns != ew and all(winner == ("NS" if ns > ew else "EW") and not tie for winner, tie in allowed):
+        raise _fail(where, f"a game of {ns}–{ew} is won by {'NS' if ns > ew else 'EW'}, with no “tie_break”.")
+    if ns == ew and all(tie for _, tie in allowed):
+        raise _fail(where, f"a tied game ({ns}–{ew}) says how it was decided (“tie_break”).")
+    winners = " or ".join(sorted({winner for winner, _ in allowed}))
+    raise _fail(where, f"a game of {ns}–{ew} is won by {winners} under the night's rules, not {_shown(result.winner)}.")
 
 
 def _check_three_result(result: TableResult, hands: list[Any], where: str, night: Night) -> TableResult:
@@ -925,6 +951,8 @@ def _check_three_result(result: TableResult, hands: list[Any], where: str, night
     if result.hands_played is not None and not 1 <= result.hands_played <= cap:
         raise _fail(where, f"“hands_played” is {result.hands_played}: it must be between 1 and {cap}.")
     points = _check_three_points(result.seat_points, where, result.hands_played or cap)
+    if fault := three_totals_fault(night.game_end(), points):
+        raise _fail(where, fault)
     top = [seat for seat in THREE_SEATS if points[seat] == max(points.values())]
     if result.winner not in top:
         raise _fail(where, f"“winner” is {_shown(result.winner)}: the game goes to the most points ({', '.join(top)}).")

@@ -378,8 +378,15 @@ class Night(models.Model):
 
     def game_end(self) -> GameEnd:
         """How this night's games end (the head table's hands, a points target, the timer)."""
-        on_offense = bool(self.rules.get("target_on_offense")) if isinstance(self.rules, dict) else False
-        return GameEnd(self.hands_per_game, self.head_table_ends, self.points_target, self.minutes_per_game, on_offense)
+        stored = self.rules if isinstance(self.rules, dict) else {}
+        return GameEnd(
+            self.hands_per_game,
+            self.head_table_ends,
+            self.points_target,
+            self.minutes_per_game,
+            on_offense=bool(stored.get("target_on_offense")),
+            both_reach=str(stored.get("both_reach", "bidders")),
+        )
 
     @staticmethod
     def touch(night_id: int, *, moved: bool = False) -> None:

@@ -98,12 +98,15 @@ def test_totals_at_the_target_are_checked_and_below_it_left_to_the_other_checks(
     assert GameEnd().totals_fault(30, 2, STANDARD) == ""  # no target: the totals' own checks apply
 
 
-def test_a_bid_game_to_its_target_is_held_to_the_bound_every_game_keeps():
-    """Double deck to 50 (Indiana): before its last hand the winner was below 50, and a hand gives at most 12."""
+def test_a_bid_game_to_its_target_stops_only_where_some_game_does():
+    """Double deck to 50 (Indiana): before its last hand both sides were below 50 (#35, item 2)."""
     end = GameEnd(head_table=False, target=50)
     rules = PRESETS["double-deck"]
     assert end.totals_fault(55, 52, rules) == ""  # both past it on one hand: 49–46, then a bid of 6 made with 6 tricks
-    assert end.totals_fault(62, 3, rules) == "A game to 50 ends at 61 points at most under these rules."
+    assert end.totals_fault(62, 3, rules) == (
+        "No game to 50 ends at N–S 62, E–W 3 under these rules: the game stops at the hand that takes one side to 50."
+    )
+    assert end.totals_fault(40, -151, rules).startswith("A game to 50 stays between -150 and 61 points")
 
 
 @given(

@@ -56,3 +56,11 @@ def test_no_other_preset_lets_the_opponents_pass(preset):
 def test_the_passed_hands_are_among_the_legal_hands_so_game_totals_allow_them():
     assert any(hand.passed for hand in rules.legal_hands(MIDWEST))
     assert not any(hand.passed for hand in rules.legal_hands(rules.PRESETS["pfeffer"]))
+
+
+@pytest.mark.parametrize("reneged", ["NS", "EW"])
+def test_a_passed_hand_has_no_renege_whoever_is_said_to_have_reneged(reneged):
+    """A passed hand "don't play the hand": nobody can have reneged in it (#35, item 6). The renege was scored first
+    and forfeited the hand, so the pass's own check never came."""
+    with pytest.raises(ScoringError, match="passed was not played: it has no renege"):
+        score_hand(Hand("NS", 0, maker="N", bid=5, passed=True, renege=reneged), MIDWEST)

@@ -567,6 +567,7 @@ PRESET_CHANGES = {
         **{"tricks_per_hand": 6, "bidding": True, "min_bid": 4, "set_back": 5, "defender_shutout": 5},
         **{"little_pepper": 0, "big_pepper": 12, "pepper_set": 10, "pepper_names": "-,Pfeffer"},
         "hickeys": True,
+        "both_reach": "higher",
     },
     "buck": {
         **{"tricks_per_hand": 6, "bidding": True, "min_bid": 3, "set_loses": "bid", "shutout_loses": "bid"},

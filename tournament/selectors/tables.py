@@ -50,7 +50,8 @@ class TableGame:
         if self.result is None:
             return None
         end = self.round.night.game_end()
-        last = self.hands[-1] if self.hands and end.on_offense else None
+        last = self.hands[-1] if self.hands else None
+        # The side the last hand went to: "on offense" only it reaches the target; both at it, it took the bid.
         went_to = rules.score_hand(last.as_rules_hand(), self.rules).winner if last else None
         return end.reached(self.result.ns_points, self.result.ew_points, went_to)
 
