@@ -242,10 +242,10 @@ def night_export(night: Night) -> dict[str, Any]:
             (
                 {
                     "key": key[entry.player_id],
-                    "name": entry.player.name,
+                    "name": entry.name,
                     "house": entry.player.house,
-                    "club_number": entry.player.club_number,
-                    "category": entry.player.category,
+                    "club_number": entry.club_number,
+                    "category": entry.category,
                     "checked_in": entry.checked_in,
                     "checked_in_by_phone": entry.checked_in_by_phone,
                     "price_kind": entry.price_kind,
@@ -1222,6 +1222,9 @@ def night_restore(*, raw: bytes, by=None) -> Night:
             Entry.objects.create(
                 night=night,
                 player=player,
+                name=row["name"],  # the night's players as it had them, whatever the roster here says
+                category=row.get("category", ""),
+                club_number=row.get("club_number", ""),
                 checked_in=row["checked_in"],
                 checked_in_by_phone=row.get("checked_in_by_phone", False),
                 price_kind=row.get("price_kind", "pre"),
