@@ -120,9 +120,12 @@ def _when(value: dt.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _player_key(player: Player) -> str:
-    # House players' keys carry their night's database id; in the file they are numbered within the night.
-    return f"house:{player.name_key.rsplit(':', 1)[-1]}" if player.house else player.name_key
+def _player_key(entry: Entry) -> str:
+    # House players' keys carry their night's database id; in the file they are numbered within the night. Others
+    # are the name as the night has it, folded (the roster's key when they joined): a later change to the roster
+    # does not change the night's file.
+    player = entry.player
+    return f"house:{player.name_key.rsplit(':', 1)[-1]}" if player.house else Player.key_for(entry.name)
 
 
 def _canonical(payload: dict[str, Any]) -> bytes:
@@ -132,7 +135,7 @@ def _canonical(payload: dict[str, Any]) -> bytes:
 def night_export(night: Night) -> dict[str, Any]:
     """The night as plain data, with a checksum of its content."""
     entries = list(night.entries.select_related("player"))
-    key = {entry.player_id: _player_key(entry.player) for entry in entries}
+    key = {entry.player_id: _player_key(entry) for entry in entries}
     player_of = {entry.pk: entry.player_id for entry in entries}
     rounds = []
     for round_ in night.rounds.order_by("number"):
