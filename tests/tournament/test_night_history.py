@@ -160,6 +160,7 @@ def test_nothing_done_later_changes_a_finished_night(organizer_client, client):
     services.signup_settings(night=later, open=True, cap=None)
     signup = reverse("tournament:signup", args=[later.pk])
     assert client.post(signup, {"name": "Newcomer Jones", "contact": "555-0100", "category": "red"}).status_code == 302
+    assert _roster(later)[-1] == ("Newcomer Jones", "", "red")  # the sign-up's category is the later night's
     services.money_settings(night=later, currency="EUR", pre=500, door=700, member=None)
     # A third night played by some of the same people (the rehearsal's names overlap), with its own categories.
     simulate(players=12, rounds=2, seed=5, name="Third night", two_groups=True)
@@ -174,6 +175,25 @@ def test_nothing_done_later_changes_a_finished_night(organizer_client, client):
     for name, seen in before.items():
         assert after[name] == seen, name
     assert _roster(first) == roster
+
+
+def test_a_backup_restored_after_the_roster_changed_keeps_its_players_as_they_were(organizer_client):
+    first = _played()
+    best_red = _award(organizer_client, first, "High score, red")
+    standings = organizer_client.get(reverse("tournament:standings_csv", args=[first.pk])).content
+    saved = organizer_client.get(reverse("tournament:night_backup", args=[first.pk])).content
+    roster = _roster(first)
+    services.night_delete(night=first, typed_name=first.name)
+    later = services.night_create(name="Second night")
+    regrouped = [(name, "", "red" if k < len(roster) // 2 else "black") for k, (name, _, _) in enumerate(roster)]
+    _import(organizer_client, later, regrouped)  # the roster now has other groups for the same players
+    restore = reverse("tournament:night_restore")
+    response = organizer_client.post(restore, {"file": SimpleUploadedFile("night.json", saved)})
+    assert response.status_code == 302
+    restored = Night.objects.get(name="First night")
+    assert _roster(restored) == roster
+    assert _award(organizer_client, restored, "High score, red") == best_red
+    assert organizer_client.get(reverse("tournament:standings_csv", args=[restored.pk])).content == standings
 
 
 def test_the_migration_fills_each_night_from_the_roster():
