@@ -30,15 +30,16 @@ def main() -> None:
 
     from tournament import game, services
     from tournament.game import table_result_submit
-    from tournament.models import Player
+    from tournament.models import Entry
 
     # Closed by hand, as the organizer's button does: a night that runs by itself would also start the next game.
     night = services.night_create(name="Benchmark", games=args.games + 1, movement=args.movement, auto_advance=False)
     names = [f"Player {n}" for n in range(1, args.players + 1)]
     services.players_register(night=night, names=names)
     if args.wishes:
-        Player.objects.filter(name__in=names[0::2]).update(category="red")
-        Player.objects.filter(name__in=names[1::2]).update(category="black")
+        # The night's own categories (the entry's, as its import sets them), which the seating reads.
+        Entry.objects.filter(night=night, name__in=names[0::2]).update(category="red")
+        Entry.objects.filter(night=night, name__in=names[1::2]).update(category="black")
         rng = random.Random(1)
         never = {tuple(sorted(rng.sample(names, 2))) for _ in range(args.players // 20)}
         services.night_wishes_set(

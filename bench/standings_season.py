@@ -31,14 +31,14 @@ def build_night(*, name: str, date: dt.date, players: list, games: int, rng: ran
     from scoring import rules
     from scoring.models import Hand, TableResult, extras_of
     from tournament import services
-    from tournament.models import Entry, Night, Round, Seating
+    from tournament.models import Entry, Night, Round, Seating, as_played
     from tournament.simulation import random_game
 
     night = services.night_create(
         name=name, date=date, games=games, auto_advance=False, **({"prizes": prizes} if prizes else {})
     )
     ruleset = rules.Ruleset.from_dict(night.rules)
-    Entry.objects.bulk_create([Entry(night=night, player=player) for player in players])
+    Entry.objects.bulk_create([Entry(night=night, player=player, **as_played(player)) for player in players])
     rounds = Round.objects.bulk_create(
         [Round(night=night, number=n, status=Round.Status.CLOSED) for n in range(1, games + 1)]
     )

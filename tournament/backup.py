@@ -130,9 +130,12 @@ def _when(value: dt.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _player_key(player: Player) -> str:
-    # House players' keys carry their night's database id; in the file they are numbered within the night.
-    return f"house:{player.name_key.rsplit(':', 1)[-1]}" if player.house else player.name_key
+def _player_key(entry: Entry) -> str:
+    # House players' keys carry their night's database id; in the file they are numbered within the night. Others
+    # are the name as the night has it, folded (the roster's key when they joined): a later change to the roster
+    # does not change the night's file.
+    player = entry.player
+    return f"house:{player.name_key.rsplit(':', 1)[-1]}" if player.house else Player.key_for(entry.name)
 
 
 def _canonical(payload: dict[str, Any]) -> bytes:
@@ -142,7 +145,7 @@ def _canonical(payload: dict[str, Any]) -> bytes:
 def night_export(night: Night) -> dict[str, Any]:
     """The night as plain data, with a checksum of its content."""
     entries = list(night.entries.select_related("player"))
-    key = {entry.player_id: _player_key(entry.player) for entry in entries}
+    key = {entry.player_id: _player_key(entry) for entry in entries}
     player_of = {entry.pk: entry.player_id for entry in entries}
     rounds = []
     for round_ in night.rounds.order_by("number"):
@@ -252,10 +255,10 @@ def night_export(night: Night) -> dict[str, Any]:
             (
                 {
                     "key": key[entry.player_id],
-                    "name": entry.player.name,
+                    "name": entry.name,
                     "house": entry.player.house,
-                    "club_number": entry.player.club_number,
-                    "category": entry.player.category,
+                    "club_number": entry.club_number,
+                    "category": entry.category,
                     "checked_in": entry.checked_in,
                     "checked_in_by_phone": entry.checked_in_by_phone,
                     "price_kind": entry.price_kind,
@@ -1469,6 +1472,9 @@ def night_restore(*, raw: bytes, by=None) -> Night:
             Entry.objects.create(
                 night=night,
                 player=player,
+                name=row["name"],  # the night's players as it had them, whatever the roster here says
+                category=row.get("category", ""),
+                club_number=row.get("club_number", ""),
                 checked_in=row["checked_in"],
                 checked_in_by_phone=row.get("checked_in_by_phone", False),
                 price_kind=row.get("price_kind", "pre"),

@@ -74,9 +74,7 @@ def fill_mismatch(night: Night) -> str | None:
 def holders(night: Night) -> dict[int, str]:
     """Chart number -> the name of the player holding it (numbers nobody took are absent)."""
     return dict(
-        Entry.objects.filter(night=night, number__isnull=False, player__house=False).values_list(
-            "number", "player__name"
-        )
+        Entry.objects.filter(night=night, number__isnull=False, player__house=False).values_list("number", "name")
     )
 
 

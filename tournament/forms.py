@@ -302,7 +302,7 @@ class SubstituteForm(forms.Form):
         # Ids of their own: the night page also holds the late arrival's "name" box, and a label must name its box.
         kwargs.setdefault("auto_id", "id_substitute_%s")
         super().__init__(*args, **kwargs)
-        self.fields["leaving"].choices = [(entry.pk, entry.player.name) for entry in entries]
+        self.fields["leaving"].choices = [(entry.pk, entry.name) for entry in entries]
 
 
 class WishesForm(forms.Form):

@@ -670,7 +670,7 @@ def _code_side(
     seated = dict(Seating.objects.filter(round=round_, table=table).values_list("player_id", "seat"))
     holder = (
         Entry.objects.filter(night_id=round_.night_id, player_id__in=seated, code=code)
-        .values_list("player_id", "player__name")
+        .values_list("player_id", "name")
         .first()
         if code.isdecimal()
         else None

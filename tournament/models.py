@@ -364,7 +364,7 @@ class Night(models.Model):
         pair = parse_groups(self.partner_groups)
         if pair:
             group_of = {names.fold(group): group for group in pair}
-            for player, category in Entry.objects.filter(night=self).values_list("player_id", "player__category"):
+            for player, category in Entry.objects.filter(night=self).values_list("player_id", "category"):
                 if group := group_of.get(names.fold(category)):
                     groups[player] = group
         chosen: dict[str, set[frozenset[int]]] = {kind: set() for kind in PartnerWish.Kind.values}
@@ -469,8 +469,22 @@ class EntryManager(models.Manager):
             card += 1
             code = fresh_code(codes)
             codes.add(code)
-            entries.append(self.create(night=night, player=player, card=card, code=code, **fields))
+            entries.append(
+                self.create(
+                    night=night,
+                    player=player,
+                    card=card,
+                    code=code,
+                    **{**as_played(player), **fields},
+                )
+            )
         return entries
+
+
+def as_played(player: Player) -> dict[str, str]:
+    """What a night keeps of a player when they join it (Entry's name, category and club number): read from the
+    roster once, so nothing done later to the roster changes the night."""
+    return {"name": player.name, "category": player.category, "club_number": player.club_number}
 
 
 def fresh_code(taken: set[str]) -> str:
@@ -492,6 +506,12 @@ class Entry(models.Model):
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    # The player as this night has them, copied from the roster when they join it (`as_played`) and changed only by
+    # this night's own door list (its import, a sign-up's category): every page, sheet, prize and report of the
+    # night reads these, so a later night's import or a roster change never rewrites a night already played.
+    name = models.CharField(max_length=NAME_LENGTH)
+    category = models.CharField(max_length=40, blank=True)
+    club_number = models.CharField("club or membership number", max_length=20, blank=True)
     checked_in = models.BooleanField(default=True)
     checked_in_by_phone = models.BooleanField(default=False)  # the player's own "I'm here" at the door
     price_kind = models.CharField(
@@ -526,7 +546,15 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} at {self.night}"
+        return f"{self.name} at {self.night}"
+
+
+def entry_name(night: str = "round__night_id") -> models.Subquery:
+    """The name a seat's or a bye's player has in their night (Entry.name), to annotate Seating and Bye rows with:
+    the night's own copy, never the roster's."""
+    return models.Subquery(
+        Entry.objects.filter(night_id=models.OuterRef(night), player_id=models.OuterRef("player_id")).values("name")[:1]
+    )
 
 
 class PartnerWish(models.Model):

@@ -14,7 +14,7 @@ from django.urls import reverse
 from tests.conftest import NAMES, register
 from tournament import backup, charts, services
 from tournament.engine.movements import MOVEMENTS
-from tournament.models import Night, PartnerWish, Player
+from tournament.models import Entry, Night, PartnerWish, Player
 from tournament.rehearsal import simulate
 from tournament.selectors import night_record, night_wishes, wish_breaches
 
@@ -96,7 +96,7 @@ def test_the_page_saves_the_wishes_and_shows_a_refusal_beside_the_field(organize
 
 def _categories(night, first="lady", second="man"):
     for k, entry in enumerate(night.entries.select_related("player").order_by("card")):
-        Player.objects.filter(pk=entry.player_id).update(category=(first, second)[k % 2])
+        Entry.objects.filter(pk=entry.pk).update(category=(first, second)[k % 2])  # the night's door list
 
 
 def test_the_opening_draw_keeps_the_wishes(night):

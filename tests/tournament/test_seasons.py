@@ -22,7 +22,7 @@ from tests.conftest import NAMES, play_round
 from tournament import game
 from tournament import seasons as services
 from tournament import services as night_services
-from tournament.models import Night, Player
+from tournament.models import Entry, Night, Player
 from tournament.rehearsal import simulate
 from tournament.selectors import night_standings, season_player, season_standings
 
@@ -374,6 +374,7 @@ def test_settings_refusal_shows_beside_the_field(organizer_client):
 
 def test_public_page_needs_no_login_and_shows_display_names_only(client, three_nights):
     Player.objects.filter(name=A).update(club_number="M-4471", category="lady")
+    Entry.objects.filter(player__name=A).update(club_number="M-4471", category="lady")  # as each night has them
     season = season_with(three_nights, method="best", best_of=2)
     response = client.get(reverse("scoring:season_public", args=[season.pk]))
     assert response.status_code == 200

@@ -57,7 +57,7 @@ def _view(draw: Draw, names: dict[int, str]) -> DrawView:
 
 
 def _names(night: Night) -> dict[int, str]:
-    return dict(Entry.objects.filter(night=night).values_list("card", "player__name"))
+    return dict(Entry.objects.filter(night=night).values_list("card", "name"))
 
 
 def night_draws(night: Night) -> list[DrawView]:

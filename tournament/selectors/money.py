@@ -67,13 +67,13 @@ def door_money(night: Night) -> DoorMoney:
         leaver = by_pk.get(entry.substitute_for_id) if entry.substitute_for_id is not None else None
         if leaver is not None:
             subs[entry.player_id] = leaver.player_id
-            replaced_by[leaver.pk] = entry.player.name
-    names = {entry.player_id: entry.player.name for entry in entries}
+            replaced_by[leaver.pk] = entry.name
+    names = {entry.player_id: entry.name for entry in entries}
     payments = list(Payment.objects.filter(night=night).select_related("entry__player", "by").order_by("at", "id"))
     lines = [
         MoneyLine(
             p.at,
-            p.entry.player.name,
+            p.entry.name,
             p.cents,
             p.method,
             p.reason,

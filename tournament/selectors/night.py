@@ -16,7 +16,7 @@ from scoring.rules import Ruleset, score_hand
 from scoring.seats import HEAD_TABLE, PARTNER_SEAT, SEAT_NAMES, SEATS, is_three
 
 from ..engine import money
-from ..models import Bye, Entry, Night, NightContents, Player, Round, Seating
+from ..models import Bye, Entry, Night, NightContents, Player, Round, Seating, entry_name
 
 
 @dataclass
@@ -88,7 +88,7 @@ def nights_for(user) -> QuerySet[Night]:
 
 def night_entries(night: Night) -> list[Entry]:
     entries = night.entries.filter(player__house=False).select_related("player")
-    return sorted(entries, key=lambda entry: name_order.sort_key(entry.player.name))
+    return sorted(entries, key=lambda entry: name_order.sort_key(entry.name))
 
 
 @dataclass(frozen=True)
@@ -180,11 +180,11 @@ def table_label(number: int, count: int) -> str:
 def round_view(round_: Round) -> RoundView:
     """The round's tables with who sits where and any score entered (two queries)."""
     tables: dict[int, TableView] = {}
-    seatings = list(round_.seatings.select_related("player").order_by("table", "seat"))
+    seatings = list(round_.seatings.annotate(entry_name=entry_name()).order_by("table", "seat"))
     count = max((s.table for s in seatings), default=0)
     for seating in seatings:
         view = tables.setdefault(seating.table, TableView(seating.table, table_label(seating.table, count)))
-        view.seats[seating.seat] = seating.player.name
+        view.seats[seating.seat] = seating.entry_name
     end = round_.night.game_end()
     went_to = _last_hands_went_to(round_) if end.on_offense and end.target is not None else {}
     for result in TableResult.objects.filter(round=round_):
@@ -210,11 +210,11 @@ def _last_hands_went_to(round_: Round) -> dict[int, str]:
 
 def seat_finder(round_: Round) -> list[SeatFinder]:
     """Everyone in the round, alphabetically, with their table, seat and partner."""
-    seatings = list(Seating.objects.filter(round=round_).select_related("player"))
-    by_place = {(s.table, s.seat): s.player.name for s in seatings}
+    seatings = list(Seating.objects.filter(round=round_).select_related("player").annotate(entry_name=entry_name()))
+    by_place = {(s.table, s.seat): s.entry_name for s in seatings}
     lines = [
         SeatFinder(
-            name=s.player.name,
+            name=s.entry_name,
             table=s.table,
             seat=s.seat,
             seat_name=SEAT_NAMES[s.seat],
@@ -249,7 +249,7 @@ def fairness(night: Night) -> list[FairnessRow]:
 
     Every game seated so far counts, the current one included (three queries).
     """
-    names = dict(Entry.objects.filter(night=night, player__house=False).values_list("player_id", "player__name"))
+    names = dict(Entry.objects.filter(night=night, player__house=False).values_list("player_id", "name"))
     tables: dict[tuple[int, int], dict[str, int]] = {}
     for number, table, seat, player in Seating.objects.filter(round__night=night).values_list(
         "round__number", "table", "seat", "player_id"
@@ -303,9 +303,8 @@ def fairness(night: Night) -> list[FairnessRow]:
 
 def round_byes(round_: Round) -> list[str]:
     """Who sits out this game, by name."""
-    return sorted(
-        round_.byes.filter(player__house=False).values_list("player__name", flat=True), key=name_order.sort_key
-    )
+    byes = round_.byes.filter(player__house=False).annotate(entry_name=entry_name())
+    return sorted(byes.values_list("entry_name", flat=True), key=name_order.sort_key)
 
 
 class Place(models.TextChoices):
@@ -335,8 +334,8 @@ def players_in_play(night: Night, round_: Round | None) -> list[dict]:
     sitting_out = set(round_.byes.values_list("player_id", flat=True)) if round_ else set()
     rows = []
     entries = night_entries(night)
-    name_of = {entry.pk: entry.player.name for entry in entries}
-    replaced_by = {entry.substitute_for_id: entry.player.name for entry in entries if entry.substitute_for_id}
+    name_of = {entry.pk: entry.name for entry in entries}
+    replaced_by = {entry.substitute_for_id: entry.name for entry in entries if entry.substitute_for_id}
     for entry in entries:
         if not entry.active:
             place, where = Place.GONE, "gone"
@@ -490,7 +489,7 @@ class PlayerPlace:
 def find_players(night: Night, query: str) -> list[Entry]:
     """Players of the night whose name contains `query`, however typed: case, accents, spacing and punctuation
     ignored ("lukasz zolc" finds Łukasz Żółć, "obrien" O'Brien)."""
-    return [e for e in night_entries(night) if name_order.matches(query, e.player.name)]
+    return [e for e in night_entries(night) if name_order.matches(query, e.name)]
 
 
 def clock(round_: Round | None) -> dict:

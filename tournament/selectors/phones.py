@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from scoring.seats import PARTNER_SEAT, SEAT_NAMES
 
-from ..models import Bye, Entry, Night, Round, Seating
+from ..models import Bye, Entry, Night, Round, Seating, entry_name
 from .night import PlayerPlace, Room, SeatFinder, card_field, room, stamp_of
 from .standings import GameLine, game_lines
 
@@ -84,7 +84,7 @@ def read_phone_room(night_id: int) -> PhoneRoom | None:
     the_room = room(night, with_finder=False)
     entries = list(
         Entry.objects.filter(night=night, player__house=False).values_list(
-            "player_id", "player__name", card_field(night), "active"
+            "player_id", "name", card_field(night), "active"
         )
     )
     rounds = list(night.rounds.order_by("-number")[:2])
@@ -94,8 +94,10 @@ def read_phone_room(night_id: int) -> PhoneRoom | None:
     wanted = [r.pk for r in (now_round, seated_next) if r is not None]
     seats: dict[int, dict[int, tuple[int, str]]] = {pk: {} for pk in wanted}  # round -> player -> (table, seat)
     names: dict[tuple[int, int, str], str] = {}  # (round, table, seat) -> name
-    for round_id, player, table, seat, name in Seating.objects.filter(round_id__in=wanted).values_list(
-        "round_id", "player_id", "table", "seat", "player__name"
+    for round_id, player, table, seat, name in (
+        Seating.objects.filter(round_id__in=wanted)
+        .annotate(entry_name=entry_name())
+        .values_list("round_id", "player_id", "table", "seat", "entry_name")
     ):
         seats[round_id][player] = (table, seat)
         names[(round_id, table, seat)] = name
@@ -156,7 +158,7 @@ def player_left(night: Night, player_id: int) -> LeftPlace | None:
     played = set(seated) | set(
         Bye.objects.filter(round__night=night, player_id=player_id).values_list("round__number", flat=True)
     )
-    substitute = Entry.objects.filter(substitute_for=entry).values_list("player__name", flat=True).first() or ""
+    substitute = Entry.objects.filter(substitute_for=entry).values_list("name", flat=True).first() or ""
     finishing = not substitute and any(status != Round.Status.CLOSED for status in seated.values())
     # On the "card" rule a substitute's games go on the card of the first player of their line: their own lines
     # are that card's lines of the games they sat in.

@@ -106,7 +106,7 @@ def night_record(night: Night) -> dict:
             "rules": night.rules,
             "seed": night.seed,
         },
-        "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
+        "players": [{"id": entry.player_id, "name": entry.name} for entry in entries],
         # In cents: what the door took (by method) and what each prize pays (a tie's split and its left-over).
         "money": {
             "currency": night.currency,

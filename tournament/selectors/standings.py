@@ -278,12 +278,12 @@ def _read_entries(rows: dict[int, NightRows]) -> None:
     entries = Entry.objects.filter(night_id__in=list(rows)).values_list(
         "night_id",
         "player_id",
-        "player__name",
+        "name",  # the night's own copies (Entry's), never the roster's: a later import cannot move a prize
         "player__house",
-        "player__category",
+        "category",
         "active",
         "price_kind",
-        "player__club_number",
+        "club_number",
         "card",
         "substitute_for__player_id",
         "number",

@@ -10,7 +10,7 @@ from django.db import connection, models
 from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SIDE_NAMES, is_three
-from tournament.models import Night, Round
+from tournament.models import Night, Round, entry_name
 
 from .night import stamp_of
 
@@ -153,7 +153,9 @@ def tables_changed_since(round_: Round, since: str | None) -> set[int] | None:
 
 
 def table_game(round_: Round, table: int) -> TableGame:
-    seats = dict(round_.seatings.filter(table=table).values_list("seat", "player__name"))
+    seats = dict(
+        round_.seatings.filter(table=table).annotate(entry_name=entry_name()).values_list("seat", "entry_name")
+    )
     result = TableResult.objects.filter(round=round_, table=table).first()
     hands = list(result.hands.order_by("number")) if result else []
     return TableGame(round_, table, seats, result, hands, rules.Ruleset.from_dict(round_.night.rules))
@@ -233,7 +235,8 @@ def three_score(seats: dict[str, str], result: TableResult | None) -> str:
 def desk_rows(round_: Round) -> list[DeskRow]:
     """Every table of a game with its state, for the keeper's desk (three queries)."""
     names: dict[int, dict[str, str]] = {}
-    for table, seat, name in round_.seatings.values_list("table", "seat", "player__name"):
+    seated = round_.seatings.annotate(entry_name=entry_name())
+    for table, seat, name in seated.values_list("table", "seat", "entry_name"):
         names.setdefault(table, {})[seat] = name
     results = {r.table: r for r in TableResult.objects.filter(round=round_)}
     waiting: dict[int, list[Submission]] = {}

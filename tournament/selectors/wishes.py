@@ -95,7 +95,7 @@ class WishReport:
 
 def night_wishes(night: Night) -> WishReport:
     """The wishes with names, the groups' sizes among the players here, and every breach so far."""
-    names = dict(Entry.objects.filter(night=night).values_list("player_id", "player__name"))
+    names = dict(Entry.objects.filter(night=night).values_list("player_id", "name"))
     lists: dict[str, list[tuple[str, str]]] = {kind: [] for kind in PartnerWish.Kind.values}
     for kind, first, second in PartnerWish.objects.filter(night=night).values_list("kind", "first_id", "second_id"):
         pair = sorted((names.get(first, "?"), names.get(second, "?")), key=name_order.sort_key)

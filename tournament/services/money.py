@@ -113,8 +113,8 @@ def entry_price_kind(*, night: Night, entry: Entry, kind: str) -> Entry:
         holder = _holder(night, entry)
         raise ValidationError(
             {
-                "kind": f"{entry.player.name} plays on {holder.player.name}'s entry (a seat is paid for once): "
-                f"change the price on {holder.player.name}'s line."
+                "kind": f"{entry.name} plays on {holder.name}'s entry (a seat is paid for once): "
+                f"change the price on {holder.name}'s line."
             }
         )
     entry.price_kind = kind
@@ -139,8 +139,8 @@ def payment_take(
     if cents is None or method == "comp":
         if not owed:
             holder = _holder(night, entry)
-            whose = f" plays on {holder.player.name}'s entry, which" if holder.pk != entry.pk else ""
-            raise ValidationError({"cents": f"{entry.player.name}{whose} owes nothing: nothing was recorded."})
+            whose = f" plays on {holder.name}'s entry, which" if holder.pk != entry.pk else ""
+            raise ValidationError({"cents": f"{entry.name}{whose} owes nothing: nothing was recorded."})
         cents = owed
     if cents <= 0:
         raise ValidationError({"cents": "An amount paid is more than 0 (a refund is its own line)."})
@@ -168,9 +168,7 @@ def payment_refund(
     paid = sum(p.cents for p in Payment.objects.filter(entry=entry, method=method))
     if not 0 < cents <= paid:
         have = money.shown(paid, night.currency)
-        raise ValidationError(
-            {"cents": f"{entry.player.name} paid {have} by {method}: refund more than 0, up to that."}
-        )
+        raise ValidationError({"cents": f"{entry.name} paid {have} by {method}: refund more than 0, up to that."})
     Night.touch(night.pk)
     by = by if getattr(by, "is_authenticated", False) else None
     return create_once(

@@ -53,7 +53,7 @@ def prizes_questions(night: Night, prizes: Sequence[money.Prize], house_share: i
     if night.pk is None:
         return []
     asked = []
-    categories = list(Entry.objects.filter(night=night, player__house=False).values_list("player__category", flat=True))
+    categories = list(Entry.objects.filter(night=night, player__house=False).values_list("category", flat=True))
     if categories:
         missing = money.categories_missing([prize.key for prize in prizes], categories)
         if words := money.categories_words(missing, categories):

@@ -53,7 +53,7 @@ def players_register(
     lines = [(number, name) for number, name in lines if name]
     if not lines:
         raise ValidationError({"names": "Type at least one name."})
-    registered = {e.player.name_key: e.player.name for e in Entry.objects.filter(night=night).select_related("player")}
+    registered = {e.player.name_key: e.name for e in Entry.objects.filter(night=night).select_related("player")}
     refusals: list[str] = []
     first_line: dict[str, int] = {}
     for number, name in lines:
@@ -105,7 +105,7 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
     players = list(Player.objects.filter(pk__in=player_ids, house=False))
     if not players:
         raise ValidationError({"players": "Pick at least one player from the roster."})
-    already = [e.player.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
+    already = [e.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
     if already:
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
     room_for(Entry.objects.filter(night=night).count(), len(players), "players")
@@ -154,7 +154,7 @@ def entry_remove(*, entry: Entry) -> None:
     require_setup(entry.night, "players")
     if Payment.objects.filter(entry=entry).exists():
         raise ValidationError(
-            {"players": f"{entry.player.name} has paid: refund it on the Money page first, then remove them."}
+            {"players": f"{entry.name} has paid: refund it on the Money page first, then remove them."}
         )
     signed = SignUp.objects.filter(entry=entry).update(status=SignUp.Status.WITHDRAWN, entry=None)
     entry.delete()
@@ -167,8 +167,11 @@ def signup_register(signup: SignUp) -> SignUp:
     """Give a sign-up its place in the night: registered, expected (not yet checked in). Inside the caller's
     transaction, the night locked."""
     (entry,) = players_register(night=signup.night, names=[signup.name], checked_in=False)
-    if signup.category and not entry.player.category:
-        Player.objects.filter(pk=entry.player_id).update(category=signup.category)
+    if signup.category:  # the night's own door list: this night plays them in it
+        entry.category = signup.category
+        entry.save(update_fields=["category"])
+        if not entry.player.category:  # and the roster takes it where it had none, for nights to come
+            Player.objects.filter(pk=entry.player_id).update(category=signup.category)
     signup.entry, signup.status = entry, SignUp.Status.IN
     signup.save(update_fields=["entry", "status"])
     return signup
@@ -225,7 +228,7 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
     if entry.player.house:
         raise ValidationError({"leaving": "A house player is stood down by the seating itself, not replaced."})
     if not entry.active:
-        raise ValidationError({"leaving": f"{entry.player.name} has already left."})
+        raise ValidationError({"leaving": f"{entry.name} has already left."})
     name = clean_name(name)
     if not name:
         raise ValidationError({"name": "Type the substitute's name."})
@@ -235,7 +238,7 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
     here = Entry.objects.filter(night=night, player__name_key=key).select_related("player").first()
     if here is not None:
         raise ValidationError(
-            {"name": f"{here.player.name} is already on tonight's list: a substitute is someone new to the night."}
+            {"name": f"{here.name} is already on tonight's list: a substitute is someone new to the night."}
         )
     room_for(Entry.objects.filter(night=night).count(), 1, "name")
     player = Player.objects.filter(name_key=key).first() or Player.objects.create(name=name)
@@ -281,6 +284,11 @@ def players_import(*, night: Night, lines: Sequence) -> list[Entry]:
         line = by_key[entry.player.name_key]
         changed = {k: v for k, v in (("club_number", line.number), ("category", line.category)) if v}
         if changed:
+            # This night plays them as the file says; the roster keeps it for nights to come. Nights already on
+            # the books keep their own copy (Entry's name, category, club number), so their prizes never move.
+            for field, value in changed.items():
+                setattr(entry, field, value)
+            entry.save(update_fields=list(changed))
             Player.objects.filter(pk=entry.player_id).update(**changed)
     return entries
 

@@ -439,13 +439,13 @@ def entry_set_number(*, entry: Entry, number: int) -> Entry:
         raise ValidationError({"number": f"The chart has numbers 1 to {night.chart_size}."})
     holder = Entry.objects.filter(night=night, number=number).exclude(pk=entry.pk).select_related("player").first()
     if holder is not None:
-        raise ValidationError({"number": f"Number {number} is {holder.player.name}'s."})
+        raise ValidationError({"number": f"Number {number} is {holder.name}'s."})
     if (
         night.status != Night.Status.SETUP
         and entry.number is not None
         and entry.player.seatings.filter(round__night=night).exists()
     ):
-        raise ValidationError({"number": f"{entry.player.name} has played as number {entry.number}: that stays."})
+        raise ValidationError({"number": f"{entry.name} has played as number {entry.number}: that stays."})
     entry.number = number
     entry.save(update_fields=["number"])
     reseat_if_waiting(night)

@@ -36,7 +36,7 @@ def signup_create(*, night: Night, name: str, contact: str = "", category: str =
         raise ValidationError({"name": f"That name is too long ({NAME_LENGTH} characters at most)."})
     key = Player.key_for(name)
     if here := Entry.objects.filter(night=night, player__name_key=key).select_related("player").first():
-        raise ValidationError({"name": f"{here.player.name} is already signed up for this night."})
+        raise ValidationError({"name": f"{here.name} is already signed up for this night."})
     if waiting := next((w for w in SignUp.waiting(night.pk) if Player.key_for(w.name) == key), None):
         raise ValidationError({"name": f"{waiting.name} is already on this night's waitlist."})
     # Contact and category cleaned as names are (no control or invisible characters, spaces collapsed), so a

@@ -30,7 +30,7 @@ def _finder(night: Night):
     people = [
         (player, name, names.fold(name))
         for player, name in Entry.objects.filter(night=night, player__house=False)
-        .values_list("player_id", "player__name")
+        .values_list("player_id", "name")
         .order_by("id")
     ]
 

@@ -124,7 +124,7 @@ def _read_tally_cards(night: Night, options: Options) -> TallyCards:
     seated = selectors.seated_games(night)
     cards = [
         pdf.TallyCard(
-            entry.player.name,
+            entry.name,
             lines.get(entry.player_id, []),
             entry.card,
             entry.code,

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from scoring.models import Submission, TableLink, TableResult
 from scoring.seats import is_three
 from tournament.forms import apply_errors
-from tournament.models import Round
+from tournament.models import Round, entry_name
 
 from .. import game, selectors
 from ..score_forms import ConfirmForm, FinishForm, TableScoreForm
@@ -105,7 +105,7 @@ def _urls(link: TableLink) -> dict[str, str]:
 def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False, **extra):
     if round_ is not None and request.method == "POST":
         round_.refresh_from_db()  # the score may have moved the game (the last table in closes it)
-    seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name")) if round_ else {}
+    seats = _seats(round_, link.table) if round_ else {}
     three = len(seats) == 3 and is_three(seats)  # a table of three: each player's own points
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
     waiting = (
@@ -207,11 +207,17 @@ def _said(seats: dict[str, str], entry: Submission, verb: str) -> str:
     return f"{seats.get(entry.side, entry.side)} {verb} {selectors.points_words(seats, entry.seat_points)}"
 
 
+def _seats(round_: Round, table: int) -> dict[str, str]:
+    """A table's players by seat, by the names their night has for them."""
+    rows = round_.seatings.filter(table=table).annotate(entry_name=entry_name())
+    return dict(rows.values_list("seat", "entry_name"))
+
+
 def _three(link: TableLink, round_: Round | None) -> dict[str, str] | None:
     """The table's players by seat when it is a table of three (None at a table of four, or with no game)."""
     if round_ is None:
         return None
-    seats = dict(round_.seatings.filter(table=link.table).values_list("seat", "player__name"))
+    seats = _seats(round_, link.table)
     return seats if len(seats) == 3 and is_three(seats) else None
 
 
