@@ -36,7 +36,9 @@ def ladies_and_men(night):
     services.money_settings(night=night, currency="USD", pre=1000, door=1000, member=None)
     register(night, 8)
     for index, entry in enumerate(Entry.objects.filter(night=night).order_by("card")):
-        Player.objects.filter(pk=entry.player_id).update(category="lady" if index % 2 else "man")
+        category = "lady" if index % 2 else "man"  # the night's own list (an import), and the roster's
+        Entry.objects.filter(pk=entry.pk).update(category=category)
+        Player.objects.filter(pk=entry.player_id).update(category=category)
     night.refresh_from_db()
     return night
 
