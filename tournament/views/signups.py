@@ -14,7 +14,7 @@ from scoring.ending import ordinal
 from .. import selectors, services
 from ..addresses import phone_address
 from ..forms import SignUpForm, SignUpSettingsForm, apply_errors, new_key
-from ..models import Night, SignUp
+from ..models import MONEY_KEY_LENGTH, Night, SignUp
 from ..permissions import organizer_required
 from ..sheets.qr import qr_svg
 from .limits import count
@@ -158,7 +158,8 @@ def door(request, night_id: int):
         "walk_in": walk_in if walk_in is not None and here is None else None,
         "walk_in_place": ordinal(place) if walk_in and (place := selectors.waitlist_place(walk_in)) else "",
         "error": error,
-        "key": key if error else new_key(),  # the walk-in's form: sent again after a refusal, still the same form
+        # The walk-in's form: after a refusal (nothing stored) the same form again, with the key it was sent with.
+        "key": key if error and len(key) <= MONEY_KEY_LENGTH else new_key(),
     }
     for entry in context["matches"]:
         entry.checkin_form_key = new_key()  # each "I'm here" button its own form
