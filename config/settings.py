@@ -203,21 +203,17 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", HTTPS)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Rate limits on table links live in the cache: per process at the venue, shared (CACHE_URL=redis://…) when
-# several gunicorn workers serve a hosted night.
-# "limits" holds only the table links' counters (two a link), apart from the drawn room displays in "default", so
-# that no other traffic can push a counter out and reset it; its bound is far above two for every table of a night.
+# Rate limits (table links, sign-ups, the door's walk-ins and check-ins) count in the "limits" cache, which every
+# web process shares: at the venue a small SQLite file of its own under var/ (config/counters.py), hosted Redis
+# (CACHE_URL=redis://…). It holds only those counters, apart from the drawn room displays in "default" (each
+# process's memory at the venue), so that no other traffic can push a counter out and reset it.
 _REDIS = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("CACHE_URL", "")}
 CACHES = (
     {"default": _REDIS, "limits": {**_REDIS, "KEY_PREFIX": "limits"}}
     if os.environ.get("CACHE_URL", "").startswith("redis")
     else {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
-        "limits": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "limits",
-            "OPTIONS": {"MAX_ENTRIES": 100_000},
-        },
+        "limits": {"BACKEND": "config.counters.CounterCache", "LOCATION": str(VAR_DIR / "limits.sqlite3")},
     }
 )
 

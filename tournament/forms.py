@@ -255,7 +255,23 @@ class NightForm(forms.ModelForm):
         return data
 
 
+def new_key() -> str:
+    """A form's one-time key (see Payment.key, SignUp.form_key): the form sent twice is stored once."""
+    return uuid.uuid4().hex
+
+
+class OnceKey(forms.CharField):
+    """The form's one-time key, hidden, new each time the form is drawn."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault(
+            "error_messages", {"max_length": "This form is out of date: reload the page and send it again."}
+        )
+        super().__init__(required=False, max_length=200, initial=new_key, widget=forms.HiddenInput, **kwargs)
+
+
 class SignUpForm(forms.Form):
+    key = OnceKey()
     name = forms.CharField(
         label="Your name",
         max_length=NAME_LENGTH,
@@ -346,18 +362,6 @@ class MoneySettingsForm(forms.Form):
     def __init__(self, *args, currency: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         read_in(self, currency)
-
-
-def new_key() -> str:
-    """A money form's one-time key (see Payment.key): the form sent twice is stored once."""
-    return uuid.uuid4().hex
-
-
-class OnceKey(forms.CharField):
-    """The form's one-time key, hidden, new each time the form is drawn."""
-
-    def __init__(self, **kwargs):
-        super().__init__(required=False, max_length=200, initial=new_key, widget=forms.HiddenInput, **kwargs)
 
 
 class RefundForm(forms.Form):

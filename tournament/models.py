@@ -32,6 +32,8 @@ def default_rules() -> dict:
 
 # The longest name a player may have (the roster, the cards and the pages are laid out for it).
 NAME_LENGTH = 80
+# A form's one-time key (money, a sign-up, a check-in): 32 hex figures (uuid4), sent back with the form.
+MONEY_KEY_LENGTH = 40
 
 
 class Player(models.Model):
@@ -514,6 +516,9 @@ class Entry(models.Model):
     club_number = models.CharField("club or membership number", max_length=20, blank=True)
     checked_in = models.BooleanField(default=True)
     checked_in_by_phone = models.BooleanField(default=False)  # the player's own "I'm here" at the door
+    # The one-time key of the door's "I'm here" form that last checked the player in: that form sent again (a double
+    # tap, or a retry after the organizer undid the check-in) changes nothing.
+    checkin_key = models.CharField(max_length=MONEY_KEY_LENGTH, blank=True, default="")
     price_kind = models.CharField(
         "pays the price", max_length=6, choices=[(kind, kind) for kind in money.KINDS], default="pre"
     )
@@ -580,8 +585,6 @@ class PartnerWish(models.Model):
         return f"{self.first} and {self.second}: {self.get_kind_display().lower()}"
 
 
-# A money form's one-time key: 32 hex figures (uuid4), sent back with the form.
-MONEY_KEY_LENGTH = 40
 CARRY_NAME_LENGTH = 50  # a night's uid (36), a colon and a line number
 
 
@@ -712,10 +715,17 @@ class SignUp(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITLIST)
     entry = models.OneToOneField("Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="signup")
     key = models.CharField(max_length=40, unique=True, default=signup_key, editable=False)
+    # The one-time key of the form that sent it (the public sign-up, the door's walk-in): sent twice, stored once.
+    form_key = models.CharField(max_length=MONEY_KEY_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night", "form_key"], condition=~models.Q(form_key=""), name="signup_form_key_once"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_status_display()})"

@@ -208,8 +208,8 @@ def night_update(
 
 
 def form_key(key: str) -> str:
-    """A money form's one-time key as stored: letters, figures and dashes, at most MONEY_KEY_LENGTH; anything else
-    (a forged or broken key) is no key, and the line is stored as any line without one."""
+    """A form's one-time key as stored (money, a sign-up, a check-in): letters, figures and dashes, at most
+    MONEY_KEY_LENGTH; anything else (a forged or broken key) is no key, and the form is taken as one without one."""
     key = (key or "").strip()
     return key if len(key) <= MONEY_KEY_LENGTH and re.fullmatch(r"[A-Za-z0-9-]+", key) else ""
 

@@ -24,7 +24,7 @@ from ..models import (
     Seating,
     SignUp,
 )
-from .nights import clean_name, lock_night, require_open, require_setup
+from .nights import clean_name, form_key, lock_night, require_open, require_setup
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
 
@@ -128,9 +128,10 @@ def entry_set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
 
 
 @transaction.atomic
-def entry_check_in_by_phone(*, night: Night, entry_id: int) -> Entry:
+def entry_check_in_by_phone(*, night: Night, entry_id: int, key: str = "") -> Entry:
     """A player checks in at the door from their phone (the door's QR code): marked here, by phone, for the
-    organizer to see and undo. Done twice, it is done once."""
+    organizer to see and undo. Done twice, it is done once; the same form sent again (`key`, its one-time key)
+    changes nothing, even after the organizer undid the check-in it made."""
     night = lock_night(night)
     if night.status != Night.Status.SETUP:
         raise ValidationError({"entry": "The seating is drawn: tell the organizer you are here."})
@@ -139,10 +140,17 @@ def entry_check_in_by_phone(*, night: Night, entry_id: int) -> Entry:
     entry = Entry.objects.select_related("player").filter(night=night, pk=entry_id, player__house=False).first()
     if entry is None:
         raise ValidationError({"entry": "That name is not on tonight's list: ask at the organizer's table."})
+    key = form_key(key)
+    if key and entry.checkin_key == key:
+        return entry  # this form was sent before: what it did stands (or what the organizer did since)
+    changed = ["checkin_key"] if key else []
+    entry.checkin_key = key or entry.checkin_key
     if not entry.checked_in:
         entry.checked_in, entry.checked_in_by_phone = True, True
-        entry.save(update_fields=["checked_in", "checked_in_by_phone"])
+        changed += ["checked_in", "checked_in_by_phone"]
         Night.touch(night.pk)
+    if changed:
+        entry.save(update_fields=changed)
     return entry
 
 

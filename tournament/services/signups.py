@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from ..models import NAME_LENGTH, Entry, Night, Player, SignUp
-from .nights import clean_name, lock_night
+from .nights import clean_name, form_key, lock_night
 from .players import entry_check_in_by_phone, signup_register, waitlist_fill
 
 
@@ -24,40 +24,54 @@ def _open_for_signups(night: Night) -> None:
         raise ValidationError({"name": "Sign-up for this night is not open: ask the organizer."})
 
 
+def _sent_before(night: Night, key: str) -> SignUp | None:
+    """The sign-up a form with this one-time key stored already (the form sent twice, or two posts at once: the
+    night's lock puts the second after the first), if any."""
+    return SignUp.objects.filter(night=night, form_key=key).select_related("entry__player").first() if key else None
+
+
 @transaction.atomic
-def signup_create(*, night: Night, name: str, contact: str = "", category: str = "") -> SignUp:
-    """A player signs up: in while the night has room under its cap, else on the waitlist (in the order they came)."""
+def signup_create(*, night: Night, name: str, contact: str = "", category: str = "", key: str = "") -> SignUp:
+    """A player signs up: in while the night has room under its cap, else on the waitlist (in the order they came).
+    `key`: the form's one-time key; the same form sent again gives back the sign-up it stored."""
     night = lock_night(night)
+    key = form_key(key)
+    if (done := _sent_before(night, key)) is not None:
+        return done
     _open_for_signups(night)
     name = clean_name(name)
     if not name:
         raise ValidationError({"name": "Type your name."})
     if len(name) > NAME_LENGTH:
         raise ValidationError({"name": f"That name is too long ({NAME_LENGTH} characters at most)."})
-    key = Player.key_for(name)
-    if here := Entry.objects.filter(night=night, player__name_key=key).select_related("player").first():
+    name_key = Player.key_for(name)
+    if here := Entry.objects.filter(night=night, player__name_key=name_key).select_related("player").first():
         raise ValidationError({"name": f"{here.name} is already signed up for this night."})
-    if waiting := next((w for w in SignUp.waiting(night.pk) if Player.key_for(w.name) == key), None):
+    if waiting := next((w for w in SignUp.waiting(night.pk) if Player.key_for(w.name) == name_key), None):
         raise ValidationError({"name": f"{waiting.name} is already on this night's waitlist."})
     # Contact and category cleaned as names are (no control or invisible characters, spaces collapsed), so a
     # category typed with a stray escape still matches its prize and its group.
     signup = SignUp.objects.create(
-        night=night, name=name, contact=clean_name(contact)[:120], category=clean_name(category)[:40]
+        night=night, name=name, contact=clean_name(contact)[:120], category=clean_name(category)[:40], form_key=key
     )
     full = night.signup_cap is not None and night.entries.count() >= night.signup_cap
     return signup if full else signup_register(signup)
 
 
 @transaction.atomic
-def door_walk_in(*, night: Night, name: str) -> SignUp:
+def door_walk_in(*, night: Night, name: str, key: str = "") -> SignUp:
     """Someone not on the list signs up at the door's page and is checked in, in one transaction: refused whole
-    (nothing stored) when check-in at the door is not open; over the cap, on the waitlist and not checked in."""
+    (nothing stored) when check-in at the door is not open; over the cap, on the waitlist and not checked in. The
+    same form sent again (`key`) gives back what the first stored and checks nobody in again."""
     night = lock_night(night)
+    key = form_key(key)
+    if (done := _sent_before(night, key)) is not None:
+        return done
     if night.status == Night.Status.SETUP and not night.checkin_open:
         raise ValidationError(
             {"name": "Check-in by phone is not open tonight: give your name at the organizer's table."}
         )
-    signup = signup_create(night=night, name=name)
+    signup = signup_create(night=night, name=name, key=key)
     if signup.entry_id is not None:
         signup.entry = entry_check_in_by_phone(night=night, entry_id=signup.entry_id)
     return signup

@@ -13,15 +13,25 @@ from scoring.ending import ordinal
 
 from .. import selectors, services
 from ..addresses import phone_address
-from ..forms import SignUpForm, SignUpSettingsForm, apply_errors
-from ..models import Night, SignUp
+from ..forms import SignUpForm, SignUpSettingsForm, apply_errors, new_key
+from ..models import MONEY_KEY_LENGTH, Night, SignUp
 from ..permissions import organizer_required
 from ..sheets.qr import qr_svg
 from .limits import count
 from .nights import night_page
 
-# Sign-ups a minute from one address (a family at one phone signs up a few; a script, hundreds).
+# Sign-ups a minute from one address (a family at one phone signs up a few; a script, hundreds). The door's walk-ins
+# count the same way, in a bucket of their own; its check-ins more freely (a tablet at the door may check in a queue).
 SIGNUPS_PER_MINUTE = 12
+WALK_INS_PER_MINUTE = 12
+CHECK_INS_PER_MINUTE = 30
+TOO_MANY = "Many {what} came from this network in the last minute: wait a minute, then {again}."
+
+
+def _counted(request, what: str, night_id: int, limit: int) -> bool:
+    """One more of `what` from this address counted, in the counter every server process shares; False once past
+    the minute's limit."""
+    return count(f"{what}:{night_id}:{request.META.get('REMOTE_ADDR', '')}") <= limit
 
 
 def signup(request, night_id: int):
@@ -30,10 +40,8 @@ def signup(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if count(f"signup:{night_id}:{request.META.get('REMOTE_ADDR', '')}") > SIGNUPS_PER_MINUTE:
-            form.add_error(
-                "name", "Many sign-ups came from this network in the last minute: wait a minute, then send again."
-            )
+        if not _counted(request, "signup", night_id, SIGNUPS_PER_MINUTE):
+            form.add_error("name", TOO_MANY.format(what="sign-ups", again="send again"))
             return _signup_page(request, night, form)
         try:
             made = services.signup_create(night=night, **form.cleaned_data)
@@ -119,19 +127,25 @@ def door(request, night_id: int):
     query = request.GET.get("q", "").strip()
     here, error = None, ""
     walk_in = None
+    key = request.POST.get("key", "")
     if request.method == "POST" and "walk_in" in request.POST:  # not on the list: sign up here, and check in
+        name = request.POST.get("walk_in", "")
         try:
-            walk_in = services.door_walk_in(night=night, name=request.POST.get("walk_in", ""))
+            if not _counted(request, "walk-in", night_id, WALK_INS_PER_MINUTE):
+                raise ValidationError({"name": TOO_MANY.format(what="sign-ups at the door", again="tap again")})
+            walk_in = services.door_walk_in(night=night, name=name, key=key)
             if walk_in.entry_id is not None:
                 here = walk_in.entry
         except ValidationError as error_:
-            error, query = " ".join(error_.messages), request.POST.get("walk_in", "").strip()
+            error, query = " ".join(error_.messages), name.strip()
     elif request.method == "POST":
         entry_id = request.POST.get("entry", "")
         try:
             if not (entry_id.isdecimal() and len(entry_id) < 10):
                 raise ValidationError({"entry": "Find your name, then tap “I'm here”."})
-            here = services.entry_check_in_by_phone(night=night, entry_id=int(entry_id))
+            if not _counted(request, "check-in", night_id, CHECK_INS_PER_MINUTE):
+                raise ValidationError({"entry": TOO_MANY.format(what="check-ins", again="tap again")})
+            here = services.entry_check_in_by_phone(night=night, entry_id=int(entry_id), key=key)
         except ValidationError as error_:
             error = " ".join(error_.messages)
     matches = selectors.find_players(night, query) if query and here is None else []
@@ -144,7 +158,11 @@ def door(request, night_id: int):
         "walk_in": walk_in if walk_in is not None and here is None else None,
         "walk_in_place": ordinal(place) if walk_in and (place := selectors.waitlist_place(walk_in)) else "",
         "error": error,
+        # The walk-in's form: after a refusal (nothing stored) the same form again, with the key it was sent with.
+        "key": key if error and len(key) <= MONEY_KEY_LENGTH else new_key(),
     }
+    for entry in context["matches"]:
+        entry.checkin_form_key = new_key()  # each "I'm here" button its own form
     return TemplateResponse(request, "tournament/door.html", context)
 
 
