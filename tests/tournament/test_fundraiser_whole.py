@@ -52,9 +52,9 @@ def test_a_random_fundraiser_sent_twice_everywhere_reconciles_to_the_cent_and_st
     pre, door = rng.randrange(500, 2500, 5), rng.randrange(500, 3000, 5)
     house = rng.choice([0, 10, 15])
 
-    # Last month's night of the season carried a jackpot over.
+    # Last month's night of the season carried a jackpot over (in the thousands: typed with their separator).
     last = services.night_create(name="Last month")
-    services.pot_line_add(night=last, pot="Jackpot", kind="in", cents=rng.randrange(100_000, 900_000))  # thousands typed
+    services.pot_line_add(night=last, pot="Jackpot", kind="in", cents=rng.randrange(100_000, 900_000))
     carried = services.pot_line_add(night=last, pot="Jackpot", kind="carried", cents=PotLine.objects.get().cents)
 
     night = services.night_create(name=f"Fundraiser {seed}", games=3)
