@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tournament.engine import rotation
 from tournament.engine.movements import KEEPS_PARTNERS, MOVEMENTS, WISH_RULES
 from tournament.engine.roster import opening, plan_round
 from tournament.engine.types import SIDES, Table
@@ -218,3 +219,40 @@ def test_a_late_partner_joins_the_byes_of_the_couple_when_their_turn_comes():
         played = _night("progressive", 10, 7, seed, wishes, {3: [10]})
         for _, _, _, breaches in played:
             assert all(b.forced for b in breaches), breaches
+
+
+def _apart_on_chart(chart, numbers, wishes) -> int:
+    out = {n: {g for g, game in enumerate(chart.rounds) if n in game.sit_out} for n in numbers.values()}
+    return sum(len(out[numbers[a]] ^ out[numbers[b]]) for a, b in (sorted(pair) for pair in wishes.always))
+
+
+@pytest.mark.parametrize("players", [6, 10, 11, 14, 15, 18])
+def test_a_rotation_chart_numbers_couples_to_sit_out_together(players):
+    # A chart's sit-outs are fixed before anyone holds a number; the numbers given out at the draw put a couple on
+    # two numbers that sit out in the same games where the chart has them, breaking no never pair for it.
+    apart = plain = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        people = list(range(1, players + 1))
+        rng.shuffle(people)
+        couples = _couples(*(people[2 * k : 2 * k + 2] for k in range(players // 4)))
+        never = frozenset({frozenset(rng.sample(people, 2))}) - couples.always
+        wishes = Wishes(never=never, always=couples.always)
+        chart = rotation.build_chart(players, min(8, players - 1), seed)
+        numbers = rotation.number_players(chart, sorted(people), wishes, seed)
+        without = rotation.number_players(chart, sorted(people), Wishes(never=never), seed)
+        apart += _apart_on_chart(chart, numbers, wishes)
+        plain += _apart_on_chart(chart, without, wishes)
+        never_broken = [b for b in _chart_audit(chart, numbers, wishes) if b.kind == "never"]
+        assert len(never_broken) <= len([b for b in _chart_audit(chart, without, wishes) if b.kind == "never"])
+    assert apart < plain
+
+
+def _chart_audit(chart, numbers, wishes):
+    player_of = {n: p for p, n in numbers.items()}
+    found = []
+    for game in chart.rounds:
+        tables = [Table(t.number, *(player_of[n] for n in t.players)) for t in game.tables]
+        byes = [player_of[n] for n in game.sit_out]
+        found += audit(game.number, tables, wishes, rule="chart", byes=byes)
+    return found
