@@ -18,8 +18,9 @@ partners at different tables where there are two or more, and come back together
 without a partner (an odd head count) always plays at a table of three.
 
 With partner wishes (`wishes.Wishes`) every choice left here honours them first: the opening's partnerships, who
-takes which empty seat, which of two equally due players sits out (keeping the two groups level), and, on a night
-whose movement splits partners (`last` given), the pairing of the four at each table.
+takes which empty seat, which of two equally due players sits out (a couple together or not at all,
+`wishes.byes_keeping_couples`; then keeping the two groups level), and, on a night whose movement splits partners
+(`last` given), the pairing of the four at each table. The byes' fairness comes before any wish.
 """
 
 from __future__ import annotations
@@ -29,7 +30,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .types import SEATS, SIDE_SEATS, SeatingError, Table, check_tables
-from .wishes import WISH_WEIGHT, Wishes, allowed_pairings, group_counts, least_from_counts, pair_up, settle
+from .wishes import (
+    WISH_WEIGHT,
+    Wishes,
+    allowed_pairings,
+    byes_keeping_couples,
+    couples_split,
+    group_counts,
+    least_from_counts,
+    pair_up,
+    settle,
+)
 
 
 class FatalSeatingError(RuntimeError):
@@ -402,6 +413,18 @@ def _choose_byes(
         key=lambda unit: (*due(unit), draw[unit]),
     )
     seated = sum(len(unit) for unit in units) - sum(len(unit) for unit in chosen)
+    if wishes.always and not by_pairs and 0 < seated - seats_to_fill <= len(candidates):
+        # Of the equally due, couples go out whole: the same fairness, as few couples split as can be.
+        here = [unit[0] for unit in units]
+        picked = byes_keeping_couples(
+            [unit[0] for unit in candidates],
+            {unit[0]: due(unit) for unit in candidates},
+            seated - seats_to_fill,
+            wishes,
+            here,
+        )
+        chosen |= {(player,) for player in picked}
+        seated -= len(picked)
     for unit in candidates:
         if seated <= seats_to_fill:
             break
@@ -417,8 +440,14 @@ def _choose_byes(
 
 
 def _level_groups(units: list[Unit], chosen: set[Unit], candidates: list[Unit], due, wishes: Wishes) -> None:
-    """Swap a bye for another player just as due while that leaves the two groups at the tables more level."""
+    """Swap a bye for another player just as due while that leaves the two groups at the tables more level (and
+    splits no more couples: a couple's wish comes first)."""
     group = wishes.groups.get
+    here = [unit[0] for unit in units]
+
+    def splits(out: set[Unit]) -> int:
+        return len(couples_split([unit[0] for unit in out], here, wishes)) if wishes.always else 0
+
     counts = group_counts((unit[0] for unit in units if unit not in chosen), wishes)
     for _ in range(len(chosen)):
         least = least_from_counts(counts)
@@ -432,6 +461,8 @@ def _level_groups(units: list[Unit], chosen: set[Unit], candidates: list[Unit], 
                 better = least_from_counts(counts) < least
                 counts[group(out[0])] -= 1
                 counts[group(other[0])] += 1
+                if better and wishes.always:
+                    better = splits(chosen - {out} | {other}) <= splits(chosen)
                 if better:
                     swap = (out, other)
                     break

@@ -1005,4 +1005,66 @@ def number_players(
                 holder[n], holder[m] = holder[m], holder[n]
         if not improved:
             break
+    if wishes.always:
+        _couples_sit_out_together(chart, holder, partners, pinned, wishes, rng)
     return {p: n for n, p in holder.items() if p is not None}
+
+
+def _couples_sit_out_together(
+    chart: Chart,
+    holder: dict[int, int | None],
+    partners: Mapping[int, Sequence[int]],
+    pinned: set[int],
+    wishes: Wishes,
+    rng: random.Random,
+) -> None:
+    """Move couples onto numbers that sit out in the same games, where a swap of two numbers (one of them free to
+    move) brings a couple's sit-outs closer and breaks no more never pairs or two-group partnerships. (A chart
+    partners a couple once at most, so their one game as partners gives way to their byes together.)"""
+    out = {n: frozenset(g for g, game in enumerate(chart.rounds) if n in game.sit_out) for n in holder}
+    if not any(out.values()):
+        return
+    others = Wishes(never=wishes.never, groups=wishes.groups)
+
+    def cost(number: int) -> int:
+        player = holder[number]
+        if player is None:
+            return 0
+        return sum(others.cost(player, other) for other in (holder[m] for m in partners[number]) if other is not None)
+
+    number_of = {player: number for number, player in holder.items() if player is not None}
+
+    def apart(player: int | None) -> int:
+        """Games in which exactly one of `player`'s couple sits out (0 without a couple holding numbers)."""
+        mate = wishes.mate(player) if player is not None else None
+        if player is None or mate not in number_of:
+            return 0
+        return len(out[number_of[player]] ^ out[number_of[mate]])
+
+    numbers = sorted(holder)
+    for pair in sorted(sorted(pair) for pair in wishes.always):
+        if any(p not in number_of for p in pair) or not apart(pair[0]):
+            continue
+        for player in pair:
+            n = number_of[player]
+            if n in pinned or not apart(player):
+                continue
+            for m in rng.sample(numbers, len(numbers)):
+                if m == n or m in pinned or out[m] == out[n]:
+                    continue
+                other = holder[m]
+                movers = {player, other, wishes.mate(player), wishes.mate(other) if other is not None else None}
+                before = (sum(apart(p) for p in movers if p is not None), cost(n) + cost(m))
+                holder[n], holder[m] = other, player
+                for who, where in ((player, m), (other, n)):
+                    if who is not None:
+                        number_of[who] = where
+                after = (sum(apart(p) for p in movers if p is not None), cost(n) + cost(m))
+                if after[0] < before[0] and after[1] <= before[1]:
+                    break
+                holder[n], holder[m] = player, other
+                for who, where in ((player, n), (other, m)):
+                    if who is not None:
+                        number_of[who] = where
+            if not apart(player):
+                break

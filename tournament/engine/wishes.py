@@ -262,6 +262,117 @@ def _fewest_moves(table: Table, options: list[tuple[Pair, Pair]]) -> Table:
     return best
 
 
+# --- byes: a couple sits out together or plays together -----------------------------------------------------------
+
+Due = tuple[bool, int]  # (sat out the last game, byes so far): the smaller, the sooner a player sits out
+
+
+def bye_due(players: Iterable[int], bye_counts: Mapping[int, int], sat_out_last: Collection[int]) -> dict[int, Due]:
+    """How due each of `players` is for a bye: those who did not sit out the last game first, then the fewest byes so
+    far (a player with no count yet, a late arrival, counts as the fewest of those here)."""
+    players = list(players)
+    floor = min((bye_counts[p] for p in players if p in bye_counts), default=0)
+    return {p: (p in sat_out_last, bye_counts.get(p, floor)) for p in players}
+
+
+def couples_split(byes: Collection[int], present: Collection[int], wishes: Wishes) -> list[Pair]:
+    """The always-partner pairs, both here, of whom exactly one sits out."""
+    out, here = set(byes), set(present)
+    found = []
+    for pair in wishes.always:
+        a, b = sorted(pair)
+        if a in here and b in here and (a in out) != (b in out):
+            found.append((a, b))
+    return sorted(found)
+
+
+def byes_keeping_couples(
+    candidates: Sequence[int], due: Mapping[int, Due], count: int, wishes: Wishes, present: Collection[int]
+) -> list[int]:
+    """`count` of `candidates` to sit out, as fair as the byes' order demands and splitting as few couples as it can.
+
+    `candidates` are in the order of the night's draw; `due` says how due each is (`bye_due`). Fairness wins: every
+    candidate less due than the last one needed plays, every one more due sits out, exactly as without couples; only
+    among the equally due (the *tier*) is the choice free, and there a couple goes out whole or not at all. In the
+    tier, in this order: the partner of someone already sitting out (keeps that couple), then the draw's order of
+    players on their own and whole couples, so long as the count can still be made up; a couple is split only when the
+    count cannot be made up otherwise (an odd number wanted from a tier of couples, or too few in it), and then the
+    fewest. `present` are everyone here (a partner among them who cannot sit out, a house player, plays).
+    """
+    ordered = sorted(candidates, key=lambda p: due[p])  # a stable sort: the draw's order within a tier
+    if count <= 0:
+        return []
+    if count >= len(ordered):
+        return ordered
+    edge = due[ordered[count - 1]]
+    chosen = [p for p in ordered if due[p] < edge]
+    tier = [p for p in ordered if due[p] == edge]
+    need = count - len(chosen)
+    here, out, in_tier = set(present), set(chosen), set(tier)
+    mates_out: list[int] = []  # their partner sits out already: choosing them keeps the couple
+    items: list[tuple[int, ...]] = []  # players on their own and whole couples, in the draw's order
+    costly: list[int] = []  # their partner plays whatever happens: choosing them splits the couple
+    paired: set[int] = set()
+    for player in tier:
+        mate = wishes.mate(player)
+        if mate is None or mate not in here:
+            items.append((player,))
+        elif mate in out:
+            mates_out.append(player)
+        elif mate in in_tier:
+            if player not in paired:  # the couple goes where the first of the two was drawn
+                items.append((player, mate))
+                paired.update((player, mate))
+        else:
+            costly.append(player)
+    taken = mates_out[:need]
+    chosen += taken
+    need -= len(taken)
+    ones = sum(len(item) == 1 for item in items)
+    twos = len(items) - ones
+
+    def feasible(need: int, ones: int, twos: int) -> bool:
+        least = max(0, need - 2 * twos)  # players on their own needed at least
+        least += (need - least) % 2
+        return least <= min(ones, need)
+
+    if need > ones + 2 * twos:  # the whole tier is not enough without splitting: the fewest splits
+        chosen += [p for item in items for p in item]
+        chosen += costly[: need - ones - 2 * twos]
+        return chosen
+    if not feasible(need, ones, twos):  # an odd count from couples alone: one couple must split
+        if costly:
+            chosen.append(costly[0])
+        else:
+            first = next(item for item in items if len(item) == 2)
+            chosen.append(first[0])
+            items.remove(first)
+            twos -= 1
+        need -= 1
+    for item in items:
+        size = len(item)
+        ones, twos = ones - (size == 1), twos - (size == 2)
+        if size <= need and feasible(need - size, ones, twos):
+            chosen += item
+            need -= size
+        if not need:
+            break
+    return chosen
+
+
+def least_split(
+    present: Collection[int],
+    count: int,
+    wishes: Wishes,
+    bye_counts: Mapping[int, int] | None = None,
+    sat_out_last: Collection[int] = (),
+) -> int:
+    """The fewest couples any fair choice of `count` byes among `present` splits (`byes_keeping_couples`)."""
+    players = sorted(present)
+    due = bye_due(players, bye_counts or {}, sat_out_last)
+    return len(couples_split(byes_keeping_couples(players, due, count, wishes, players), players, wishes))
+
+
 # --- judging a seated game -------------------------------------------------------------------------------------
 
 
@@ -297,10 +408,14 @@ def audit(
     rule: str,
     byes: Collection[int] = (),
     last: Collection[frozenset[int]] = (),
+    bye_counts: Mapping[int, int] | None = None,
+    sat_out_last: Collection[int] = (),
 ) -> list[Breach]:
     """Every wish the game's seating breaks, each judged forced or not by what `rule` leaves free (see above).
 
-    `last` are the partnerships of the game before (for "split" and "keep").
+    `last` are the partnerships of the game before (for "split" and "keep"); `bye_counts` and `sat_out_last` the
+    byes before this game, as the seating had them (none: the opening draw's), to judge a couple one of whom sits
+    out: forced when every choice of byes the byes' fairness allows splits as many couples (`least_split`).
     """
     if rule not in RULES:
         raise ValueError(f"Unknown rule {rule!r}.")
@@ -341,13 +456,25 @@ def audit(
             breaches.append(Breach(game, number, "groups", pair, forced, reason))
     partner_of = {p: q for _, (a, b) in partnerships(tables) for p, q in ((a, b), (b, a))}
     out = set(byes)
+    split_by_byes = couples_split(out, [*seated, *out], wishes)
+    if rule in ("keep", "chart"):
+        bye_forced = (
+            True,
+            ("fixed partners sit out as pairs" if rule == "keep" else "the chart says who sits out each game"),
+        )
+    elif split_by_byes and len(split_by_byes) <= least_split(
+        [*seated, *out], len(out), wishes, bye_counts, sat_out_last
+    ):
+        bye_forced = True, "one of them sits out: the byes go to the most due (fewest byes, not out last game)"
+    else:
+        bye_forced = False, "one of them sits out: byes just as fair could have kept them together"
     for a, b in sorted(tuple(sorted(pair)) for pair in wishes.always):
         mates = (a, b)
         present = [p for p in mates if p in seated or p in out]
         if len(present) < 2 or partner_of.get(a) == b or (a in out and b in out):
             continue
         if a in out or b in out:
-            forced, reason = rule != "draw", "one of them sits out this game"
+            forced, reason = bye_forced
             table = seated.get(a, seated.get(b))
         elif seated[a] != seated[b]:
             table = None

@@ -34,14 +34,33 @@ def breaches(night: Night, wishes: Wishes | None = None) -> list[Breach]:
     byes: dict[int, list[int]] = {}
     for number, player in Bye.objects.filter(round__night=night).values_list("round__number", "player_id"):
         byes.setdefault(number, []).append(player)
+    offsets = dict(Entry.objects.filter(night=night, bye_offset__gt=0).values_list("player_id", "bye_offset"))
     found: list[Breach] = []
     last: set[frozenset[int]] = set()
+    # The byes before each game as the seating counted them: everyone seen so far (a late arrival with the byes
+    # credited on arrival), and who sat out the game before.
+    counts: dict[int, int] = {}
+    out_last: set[int] = set()
     for number in sorted(seats):
         tables = [Table.from_seats(t, by_seat) for t, by_seat in sorted(seats[number].items()) if len(by_seat) == 4]
+        out = byes.get(number, [])
         found += engine.audit(
-            number, tables, wishes, rule=rule_for(night, number), byes=byes.get(number, ()), last=last
+            number,
+            tables,
+            wishes,
+            rule=rule_for(night, number),
+            byes=out,
+            last=last,
+            bye_counts={p: count + offsets.get(p, 0) for p, count in counts.items()},
+            sat_out_last=out_last,
         )
         last = engine.last_partnerships(tables)
+        for by_seat in seats[number].values():
+            for player in by_seat.values():
+                counts.setdefault(player, 0)
+        for player in out:
+            counts[player] = counts.get(player, 0) + 1
+        out_last = set(out)
     return found
 
 
