@@ -37,6 +37,7 @@ class Game:
     bell_at: dt.datetime | None = None
     confirm_results: bool = True
     three: bool = False  # a table of three: three-handed, each seat's own points (`scoring.three`)
+    cut_short: bool = False  # the head table, whose bell rang before its last hand (the organizer, the timer)
 
 
 @dataclass(frozen=True)
@@ -109,13 +110,14 @@ def _check_totals(
     last_hand_winner: str | None = None,
 ) -> None:
     """Refuse totals no hands allowed at this table could make: the head table plays exactly its hands a game (or
-    fewer, when a side reached the night's target), another table any number up to the cap before the bell (or
-    exactly `hands_played`, when the sheet says); a game at the target stops at the hand that took a side there
-    (`scoring.ending`), and where the totals cannot say who won, the team that won the last hand is asked for.
+    fewer, when a side reached the night's target or the bell rang first for another cause), another table any
+    number up to the cap before the bell (or exactly `hands_played`, when the sheet says); a game at the target
+    stops at the hand that took a side there (`scoring.ending`), and where the totals cannot say who won, the team
+    that won the last hand is asked for.
     Totals that are possible but more than a game's hands make are asked about once (`sure` says they were)."""
     cap = game.end.cap
     reached = game.end.reached(ns_points, ew_points)
-    exactly = hands_played is not None or (game.head and reached is None)
+    exactly = hands_played is not None or (game.head and not game.cut_short and reached is None)
     hands = hands_played if hands_played is not None else (game.hands_per_game if game.head else cap)
     if not 1 <= hands <= cap:
         raise ValidationError({"hands_played": f"Hands played must be between 1 and {cap}."})

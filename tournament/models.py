@@ -835,6 +835,11 @@ class Round(models.Model):
         """Scores may be entered: the game is being played or the bell has rung."""
         return self.status in (self.Status.PLAYING, self.Status.BELL)
 
+    def head_table_cut_short(self, night: Night) -> bool:
+        """On a night whose head table rings the bell with its last hand, this game's bell rang first for another
+        cause (the organizer's button, the timer, the night ended early): the head table played fewer hands."""
+        return night.head_table_ends and self.bell_at is not None and self.bell_reason not in ("", Cause.HEAD_TABLE)
+
 
 class RoundEvent(models.Model):
     """Every change in a round's life, with its time and cause."""

@@ -230,7 +230,7 @@ class DeskForm(ScoreForm):
                 required=False,
                 min_value=1,
                 max_value=cut_short,
-                help_text=f"Empty: all {cut_short}.",
+                help_text=f"Empty: not known (any number up to {cut_short}).",
                 error_messages={
                     "invalid": "Type the number of hands the head table played.",
                     "min_value": "At least 1 hand.",

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import rules
-from scoring.models import TableResult
+from scoring.models import Submission, TableResult
 from tests.conftest import register
 from tournament import game, services
 from tournament.game import table_result_submit
@@ -128,10 +128,6 @@ def test_the_desk_takes_a_head_table_cut_short_by_the_organizers_bell_at_the_han
     assert desk.count('name="t1-hands_played"') == 1 and 'name="t2-hands_played"' not in desk
     assert "The bell rang before the head table's last hand: on its row, Tab on to “hands played”" in desk
     assert (
-        "No 8 hands make N–S 3, E–W 1"
-        in _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1).content.decode()
-    )
-    assert (
         "No 2 hands make N–S 3, E–W 1"
         in _desk_post(organizer_client, playing, 1, ns_points=3, ew_points=1, hands_played=2).content.decode()
     )
@@ -178,3 +174,46 @@ def test_the_timers_bell_before_the_head_tables_last_hand_asks_too_and_the_head_
     assert round_.bell_at is not None
     page = organizer_client.get(reverse("scoring:keeper_desk", args=[other.pk])).content.decode()
     assert "hands_played" not in page and "desk-1" in page
+
+
+def _organizers_bell(client, round_) -> None:
+    bell = reverse("tournament:round_bell", args=[round_.night_id, round_.number])
+    assert client.post(bell, {"seen": f"playing:{round_.token}"}).status_code == 302
+
+
+def test_after_an_early_bell_the_head_tables_totals_are_taken_at_any_number_of_hands_wherever_typed(
+    organizer_client, client, playing
+):
+    """#34 item 11's kin: the desk's hands box is one way; the table's own phone and the night page have no such
+    box, and took the head table's 3–1 after the organizer's bell as "no 8 hands make" it. Now a head table cut
+    short is checked as any table is (any number of hands up to its last); a count, where typed, exactly."""
+    _organizers_bell(organizer_client, playing)
+    # The night page's form, at the head table.
+    night_page = reverse("scoring:table_score", args=[playing.night_id, playing.number, 1])
+    answer = organizer_client.post(night_page, {"t1-ns_points": "3", "t1-ew_points": "1"})
+    assert answer.status_code == 302
+    assert (TableResult.objects.get(table=1).ns_points, TableResult.objects.get(table=1).ew_points) == (3, 1)
+    # The desk with the box left empty: the same check (the count is not known).
+    body = _desk_post(organizer_client, playing, 1, ns_points=2, ew_points=4, reason="").content.decode()
+    assert "No 8 hands make" not in body
+
+
+def test_after_an_early_bell_the_head_tables_phone_sends_its_totals(organizer_client, client, night):
+    from tests.conftest import code_at
+
+    register(night, 8)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=9))
+    services.table_links_ensure(night=night)
+    _organizers_bell(organizer_client, round_)
+    link = night.table_links.get(table=1, active=True)
+    post = {"ns_points": "3", "ew_points": "1", "code": code_at(round_, 1, "N"), "key": "h1", "game": "1"}
+    shown = client.post(reverse("scoring:link_submit", args=[link.token]), post, HTTP_HX_REQUEST="true")
+    assert "No 8 hands make" not in shown.content.decode()
+    assert Submission.objects.filter(table=1, ns_points=3, ew_points=1).count() == 1
+
+
+def test_without_an_early_bell_the_head_table_still_plays_all_its_hands(organizer_client, playing):
+    night_page = reverse("scoring:table_score", args=[playing.night_id, playing.number, 1])
+    answer = organizer_client.post(night_page, {"t1-ns_points": "3", "t1-ew_points": "1"}, HTTP_HX_REQUEST="true")
+    assert "No 8 hands make N–S 3, E–W 1" in answer.content.decode()
+    assert not TableResult.objects.exists()

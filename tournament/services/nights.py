@@ -313,6 +313,7 @@ def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> sc
         number=round_.number,
         table=table,
         head=table == HEAD_TABLE and night.head_table_ends,
+        cut_short=table == HEAD_TABLE and round_.head_table_cut_short(night),
         ruleset=Ruleset.from_dict(night.rules),
         hands_per_game=night.hands_per_game,
         end=night.game_end(),

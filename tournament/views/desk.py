@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from scoring.models import Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE
 from tournament.forms import apply_errors
-from tournament.models import Cause, Night, Round
+from tournament.models import Night, Round
 from tournament.permissions import keeper_required, organizer_required
 
 from .. import game, selectors, services
@@ -53,9 +53,7 @@ def _cut_short(round_: Round) -> int | None:
     """The head table's hands a game, when this game's bell rang before the head table's last hand (the organizer's
     button, the timer): the head table's slip then says how many hands it played. None otherwise."""
     night = round_.night
-    if not night.head_table_ends or round_.bell_at is None:
-        return None
-    return None if round_.bell_reason in ("", Cause.HEAD_TABLE) else night.hands_per_game
+    return night.hands_per_game if round_.head_table_cut_short(night) else None
 
 
 def _round(night: Night, number: str | int | None) -> Round | None:
