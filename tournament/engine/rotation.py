@@ -782,6 +782,7 @@ def build_chart(
             counts.add_meet(a, b)
     rounds = []
     for number, (out, pairs) in enumerate(schedule, start=1):
+        seated: list[tuple[int, tuple[int, ...]]]
         if whist and whist_numbered(players):
             seated = [(t, (a, b, c, d)) for t, ((a, c), (b, d)) in enumerate(whist[number - 1][1], start=1)]
         else:

@@ -9,16 +9,12 @@ WHIST: dict[int, tuple[tuple[int, ...], bool, tuple[tuple[int, int, int, int], .
     4: (
         (3,),
         True,
-        (
-            (3, 1, 0, 2),
-        ),
+        ((3, 1, 0, 2),),
     ),
     5: (
         (5,),
         False,
-        (
-            (1, 2, 4, 3),
-        ),
+        ((1, 2, 4, 3),),
     ),
     8: (
         (7,),

@@ -46,7 +46,6 @@ import pathlib
 import random
 import sys
 import time
-
 from collections import Counter
 
 from .whist_data import SEATING, WHIST
@@ -502,9 +501,7 @@ def seating_figures(v: int, rounds: list, order: list[int], numbers: list[tuple[
         visits.update(here.items())
         stays += sum(last.get(x) == t for x, t in here.items())
         last = here
-    spreads = [
-        max(visits[x, t] for t in range(tables)) - min(visits[x, t] for t in range(tables)) for x in range(v)
-    ]
+    spreads = [max(visits[x, t] for t in range(tables)) - min(visits[x, t] for t in range(tables)) for x in range(v)]
     return stays, max(spreads), sum(spreads)
 
 
@@ -521,9 +518,7 @@ def seating(v: int, entry: tuple, seconds: float = 20.0, seed: int = 0) -> tuple
         sets = [[set(table) for table in rounds[g]] for g in order]
 
         def stays(i: int, p: tuple[int, ...], q: tuple[int, ...], sets: list = sets) -> int:
-            return sum(
-                len(sets[i][k] & sets[i + 1][j]) for k in range(tables) for j in range(tables) if p[k] == q[j]
-            )
+            return sum(len(sets[i][k] & sets[i + 1][j]) for k in range(tables) for j in range(tables) if p[k] == q[j])
 
         cost = [[[stays(i, p, q) for q in perms] for p in perms] for i in range(size - 1)]
         fewest = [[0] * len(perms) for _ in range(size)]
@@ -559,7 +554,9 @@ def seating(v: int, entry: tuple, seconds: float = 20.0, seed: int = 0) -> tuple
             best = (found[0], order, [perms[a] for a in found[1]])
     assert best is not None
     _, order, numbers = best
-    return tuple((g, tuple(numbering.index(t) for t in range(tables))) for g, numbering in zip(order, numbers, strict=True))
+    return tuple(
+        (g, tuple(numbering.index(t) for t in range(tables))) for g, numbering in zip(order, numbers, strict=True)
+    )
 
 
 def write(data: dict[int, tuple], seats: dict[int, tuple]) -> None:
@@ -578,7 +575,9 @@ def write(data: dict[int, tuple], seats: dict[int, tuple]) -> None:
         body.append("    ),")
     body.append("}")
     body.append("")
-    body.append("# Game by game: the group element added to the base round, and the base round's tables in table-number")
+    body.append(
+        "# Game by game: the group element added to the base round, and the base round's tables in table-number"
+    )
     body.append("# order. Head counts without an entry play the group's order and the base round's table order.")
     body.append("SEATING: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {")
     for v in sorted(seats):
