@@ -47,10 +47,10 @@ def _play(round_) -> None:
 
 
 def test_a_table_of_four_short_of_a_number_plays_three_handed_and_one_short_of_two_sits_out():
-    """A 16-number chart (seed 3) and 14 players: numbers 15 and 16 are nobody's. In game 1 the chart has them at
+    """A 16-number chart (seed 1) and 14 players: numbers 15 and 16 are nobody's. In game 1 the chart has them at
     one table, whose other two sit out; in game 2 at two tables, which play three-handed."""
     night = rotation_night(games=4, fill=Night.Fill.THREES)
-    services.night_chart_build(night=night, players=16, seed=3)
+    services.night_chart_build(night=night, players=16, seed=1)
     register(night, 14)  # numbers 1 to 14 in arrival order
     first = services.night_draw(night=night, seed=1)
     night.refresh_from_db()

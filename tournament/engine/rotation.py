@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from .roster import table_sizes
 from .types import Seat, SeatingError, Table
-from .whist_data import WHIST
+from .whist_data import SEATING, WHIST
 from .wishes import Wishes
 
 MIN_PLAYERS = 4
@@ -691,7 +691,12 @@ def _seat(
 
 
 def _whist_groups(players: int, games: int) -> list[tuple[tuple[int, ...], list[tuple[Pair, Pair]]]] | None:
-    """The first `games` rounds of the stored whist tournament on `players`, or None when none is stored."""
+    """The first `games` rounds of the stored whist tournament on `players`, or None when none is stored, each
+    round's tables in table-number order (see `whist_numbered`).
+
+    The rounds go in the stored order (`SEATING`) or else in the group's order (round g adds g); each round's
+    tables in the stored order or else in the base round's.
+    """
     entry = WHIST.get(players)
     if entry is None:
         return None
@@ -709,12 +714,21 @@ def _whist_groups(players: int, games: int) -> list[tuple[tuple[int, ...], list[
             scale *= m
         return result
 
+    plan = SEATING.get(players) or tuple((g, tuple(range(len(base)))) for g in range(order))
     rounds: list[tuple[tuple[int, ...], list[tuple[tuple[int, int], tuple[int, int]]]]] = []
-    for g in range(games):
-        tables = [((add(a, g), add(c, g)), (add(b, g), add(d, g))) for a, b, c, d in base]
+    for g, tables_in_order in plan[:games]:
+        tables = [((add(a, g), add(c, g)), (add(b, g), add(d, g))) for a, b, c, d in (base[k] for k in tables_in_order)]
         out: tuple[int, ...] = () if has_infinity else (g,)
         rounds.append((out, tables))
     return rounds
+
+
+def whist_numbered(players: int) -> bool:
+    """Whether the stored whist tournament on `players` numbers its own tables: each developed table keeps the
+    number of its place in the base round (4n + 1 players: everyone then visits every table equally often over the
+    full night), or the stored `SEATING` says the order. Otherwise (4n without a stored seating) the tables are
+    numbered as other charts' are, to spread the visits."""
+    return players in SEATING or (players in WHIST and not WHIST[players][1])
 
 
 # --- the chart ------------------------------------------------------------------------------------------------
@@ -768,8 +782,12 @@ def build_chart(
             counts.add_meet(a, b)
     rounds = []
     for number, (out, pairs) in enumerate(schedule, start=1):
-        foursomes = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, effort)
-        seated = sorted(_seat(foursomes, [], counts, rng))
+        seated: list[tuple[int, tuple[int, ...]]]
+        if whist and whist_numbered(players):
+            seated = [(t, (a, b, c, d)) for t, ((a, c), (b, d)) in enumerate(whist[number - 1][1], start=1)]
+        else:
+            foursomes = whist[number - 1][1] if whist else _pair_up(pairs, counts, rng, effort)
+            seated = sorted(_seat(foursomes, [], counts, rng))
         rounds.append(
             ChartRound(
                 number=number,

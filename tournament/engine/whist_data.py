@@ -54,10 +54,10 @@ WHIST: dict[int, tuple[tuple[int, ...], bool, tuple[tuple[int, int, int, int], .
         (15,),
         True,
         (
-            (15, 14, 2, 13),
-            (0, 9, 10, 3),
-            (1, 8, 4, 6),
-            (5, 11, 12, 7),
+            (15, 13, 1, 2),
+            (0, 9, 12, 7),
+            (3, 8, 10, 14),
+            (4, 6, 5, 11),
         ),
     ),
     17: (
@@ -443,5 +443,40 @@ WHIST: dict[int, tuple[tuple[int, ...], bool, tuple[tuple[int, int, int, int], .
             (19, 22, 14, 31),
             (13, 25, 56, 61),
         ),
+    ),
+}
+
+# Game by game: the group element added to the base round, and the base round's tables in table-number
+# order. Head counts without an entry play the group's order and the base round's table order.
+SEATING: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    12: (
+        (0, (2, 0, 1)),
+        (3, (0, 1, 2)),
+        (6, (1, 2, 0)),
+        (9, (2, 0, 1)),
+        (1, (0, 1, 2)),
+        (4, (1, 2, 0)),
+        (7, (2, 0, 1)),
+        (10, (0, 1, 2)),
+        (2, (1, 2, 0)),
+        (5, (2, 0, 1)),
+        (8, (0, 1, 2)),
+    ),
+    16: (
+        (0, (1, 3, 0, 2)),
+        (11, (2, 3, 1, 0)),
+        (7, (0, 3, 1, 2)),
+        (3, (1, 3, 2, 0)),
+        (14, (2, 3, 0, 1)),
+        (10, (3, 0, 2, 1)),
+        (6, (3, 1, 0, 2)),
+        (2, (3, 2, 1, 0)),
+        (13, (3, 0, 1, 2)),
+        (9, (0, 2, 1, 3)),
+        (5, (2, 0, 1, 3)),
+        (1, (3, 1, 2, 0)),
+        (12, (0, 2, 3, 1)),
+        (8, (1, 0, 3, 2)),
+        (4, (1, 2, 3, 0)),
     ),
 }

@@ -26,6 +26,16 @@ Four searches, each tried over the cyclic group first and then the other abelian
   The points m fixes (0, and with infinity f and -f) form the first table (infinity, f, 0, -f). It found 64 in
   under a second, after hours of the other searches had not.
 * `backtrack`: any base round, by randomized backtracking with restarts.
+
+For 16 players the base round must also keep every three players from sharing a table twice (`trios_twice`), as
+the published 16-player design does; the searches are run again with fresh seeds until one does.
+
+`seating` then orders the rounds and numbers each round's tables for the head counts in `SEATED` (12 and 16), for
+as few same-table stays (a player at the same table two games running) as it finds, then the most even table
+visits: the rounds go in steps of s through the group (each s in turn); the fewest stays for that order come from
+a dynamic programme over each round's numbering, then a random walk over the numberings keeps that many stays and
+evens the visits. The result goes to `SEATING` in `whist_data.py` (without an entry, 4n + 1 charts keep the base
+round's table order, which gives everyone the same number of games at every table).
 """
 
 from __future__ import annotations
@@ -36,11 +46,14 @@ import pathlib
 import random
 import sys
 import time
+from collections import Counter
 
-from .whist_data import WHIST
+from .whist_data import SEATING, WHIST
 
 DATA = pathlib.Path(__file__).with_name("whist_data.py")
 HEAD_COUNTS = [v for v in range(4, 65) if v % 4 in (0, 1)]
+TRIO_FREE = {16}
+SEATED = (12, 16)
 PARTNER_SEATS = ((0, 2), (1, 3))
 OPPONENT_SEATS = ((0, 1), (0, 3), (2, 1), (2, 3))
 
@@ -449,24 +462,104 @@ def check(v: int, entry: tuple) -> None:
     assert len(opponents) == pairs and set(opponents.values()) == {2}
 
 
+def trios_twice(v: int, entry: tuple) -> int:
+    """Sets of three players who share a table more than once over the developed tournament."""
+    seen: Counter = Counter()
+    for tables in develop(v, entry):
+        for table in tables:
+            seen.update(itertools.combinations(sorted(table), 3))
+    return sum(count > 1 for count in seen.values())
+
+
 def find(v: int, seed: int = 0, seconds: float = 240.0) -> tuple:
     rng = random.Random(seed)
     order = v - 1 if v % 4 == 0 else v
-    for method, budget in (
-        (patterned, min(seconds, 5.0)),
-        (multiplied, min(seconds, 30.0)),
-        (starters, seconds),
-        (backtrack, seconds),
-    ):
-        for moduli in abelian_groups(order):
-            entry = method(v, moduli, budget, rng)
-            if entry is not None:
-                check(v, entry)
-                return entry
+    for _ in range(1000 if v in TRIO_FREE else 1):
+        for method, budget in (
+            (patterned, min(seconds, 5.0)),
+            (multiplied, min(seconds, 30.0)),
+            (starters, seconds if v not in TRIO_FREE else 2.0),
+            (backtrack, seconds if v not in TRIO_FREE else 2.0),
+        ):
+            for moduli in abelian_groups(order):
+                entry = method(v, moduli, budget, rng)
+                if entry is not None and (v not in TRIO_FREE or not trios_twice(v, entry)):
+                    check(v, entry)
+                    return entry
     raise RuntimeError(f"No whist tournament found for {v} players.")
 
 
-def write(data: dict[int, tuple]) -> None:
+def seating_figures(v: int, rounds: list, order: list[int], numbers: list[tuple[int, ...]]) -> tuple[int, int, int]:
+    """(stays, the widest spread of one player's table visits, the spreads summed over the players) when game i
+    plays round order[i] with base table k at table numbers[i][k]."""
+    tables = len(rounds[0])
+    visits: Counter = Counter()
+    stays = 0
+    last: dict[int, int] = {}
+    for g, numbering in zip(order, numbers, strict=True):
+        here = {x: numbering[k] for k, table in enumerate(rounds[g]) for x in table}
+        visits.update(here.items())
+        stays += sum(last.get(x) == t for x, t in here.items())
+        last = here
+    spreads = [max(visits[x, t] for t in range(tables)) - min(visits[x, t] for t in range(tables)) for x in range(v)]
+    return stays, max(spreads), sum(spreads)
+
+
+def seating(v: int, entry: tuple, seconds: float = 20.0, seed: int = 0) -> tuple:
+    """The order of the rounds and each round's table order (see the module), as stored in `SEATING`."""
+    rng = random.Random(seed)
+    rounds = develop(v, entry)
+    size = len(rounds)
+    tables = len(rounds[0])
+    perms = list(itertools.permutations(range(tables)))
+    best: tuple | None = None
+    for step in [s for s in range(1, size) if math.gcd(s, size) == 1]:
+        order = [i * step % size for i in range(size)]
+        sets = [[set(table) for table in rounds[g]] for g in order]
+
+        def stays(i: int, p: tuple[int, ...], q: tuple[int, ...], sets: list = sets) -> int:
+            return sum(len(sets[i][k] & sets[i + 1][j]) for k in range(tables) for j in range(tables) if p[k] == q[j])
+
+        cost = [[[stays(i, p, q) for q in perms] for p in perms] for i in range(size - 1)]
+        fewest = [[0] * len(perms) for _ in range(size)]
+        for i in range(size - 2, -1, -1):
+            for a in range(len(perms)):
+                fewest[i][a] = min(cost[i][a][b] + fewest[i + 1][b] for b in range(len(perms)))
+        least = min(fewest[0])
+        path, left = [fewest[0].index(least)], least
+        for i in range(size - 1):
+            a = path[-1]
+            b = next(b for b in range(len(perms)) if cost[i][a][b] + fewest[i + 1][b] == left)
+            left -= cost[i][a][b]
+            path.append(b)
+
+        def score(path: list[int], order: list[int] = order, least: int = least) -> tuple[int, tuple]:
+            figures = seating_figures(v, rounds, order, [perms[a] for a in path])
+            return 1000 * max(0, figures[0] - least) + 50 * figures[1] + figures[2], figures
+
+        now, figures = score(path)
+        found = (figures, list(path))
+        deadline = time.monotonic() + seconds / (size // 2)
+        while time.monotonic() < deadline:
+            i, old = rng.randrange(size), 0
+            old, path[i] = path[i], rng.randrange(len(perms))
+            after, after_figures = score(path)
+            if after <= now or rng.random() < math.exp((now - after) / 2.0):
+                now, figures = after, after_figures
+                if figures < found[0]:
+                    found = (figures, list(path))
+            else:
+                path[i] = old
+        if best is None or found[0] < best[0]:
+            best = (found[0], order, [perms[a] for a in found[1]])
+    assert best is not None
+    _, order, numbers = best
+    return tuple(
+        (g, tuple(numbering.index(t) for t in range(tables))) for g, numbering in zip(order, numbers, strict=True)
+    )
+
+
+def write(data: dict[int, tuple], seats: dict[int, tuple]) -> None:
     text = DATA.read_text()
     header = text[: text.index("WHIST:")].rstrip()
     body = ["WHIST: dict[int, tuple[tuple[int, ...], bool, tuple[tuple[int, int, int, int], ...]]] = {"]
@@ -481,19 +574,35 @@ def write(data: dict[int, tuple]) -> None:
         body.append("        ),")
         body.append("    ),")
     body.append("}")
+    body.append("")
+    body.append(
+        "# Game by game: the group element added to the base round, and the base round's tables in table-number"
+    )
+    body.append("# order. Head counts without an entry play the group's order and the base round's table order.")
+    body.append("SEATING: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {")
+    for v in sorted(seats):
+        body.append(f"    {v}: (")
+        for game in seats[v]:
+            body.append(f"        {game!r},")
+        body.append("    ),")
+    body.append("}")
     DATA.write_text(header + "\n\n" + "\n".join(body) + "\n")
 
 
 def main(argv: list[str]) -> None:
     wanted = [int(a) for a in argv] or HEAD_COUNTS
     data = dict(WHIST)
+    seats = dict(SEATING)
     for v in wanted:
         started = time.monotonic()
         data[v] = find(v)
+        seats.pop(v, None)
+        if v in SEATED:
+            seats[v] = seating(v, data[v])
         moduli, infinity, _ = data[v]
         group = " x ".join(f"Z_{m}" for m in moduli) + (" + infinity" if infinity else "")
         print(f"Wh({v}): {group}, {time.monotonic() - started:.1f} s", flush=True)
-        write(data)
+        write(data, seats)
 
 
 if __name__ == "__main__":

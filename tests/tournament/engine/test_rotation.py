@@ -155,8 +155,8 @@ def test_the_stored_rounds_of_wh5_are_the_base_round_developed() -> None:
 def test_perfect_charts_spread_the_tables() -> None:
     """Nobody (the fixed point of a 4n chart included) stays at one table all night.
 
-    The ideal (visits to one table differ by at most one) is not reached: the numbering is greedy, see the bench.
-    """
+    The ideal (visits to one table differ by at most one) is not always reached: a 4n+1 full night reaches 0 (the
+    tables keep their base round's numbers), 16 a stored numbering with spread 3; see the bench."""
     for v in (16, 17, 61):
         chart = build_chart(v)
         tables = v // 4
