@@ -395,6 +395,7 @@ class PotLineForm(forms.Form):
 
 
 class DrawForm(forms.Form):
+    key = OnceKey()  # a double tap draws once: the second answer is the first draw
     title = forms.CharField(
         label="What it is for",
         max_length=80,

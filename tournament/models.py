@@ -686,10 +686,14 @@ class Draw(models.Model):
     on_display = models.BooleanField(default=True)  # the room display shows the night's latest draw until hidden
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     at = models.DateTimeField(default=timezone.now)
+    key = models.CharField(max_length=MONEY_KEY_LENGTH, blank=True, default="")  # its form's one-time key
 
     class Meta:
         ordering = ["number"]
-        constraints = [models.UniqueConstraint(fields=["night", "number"], name="draw_number_once_per_night")]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "number"], name="draw_number_once_per_night"),
+            models.UniqueConstraint(fields=["night", "key"], condition=~models.Q(key=""), name="draw_key_once"),
+        ]
 
     def __str__(self) -> str:
         return f"Draw {self.number}: {self.title}"

@@ -156,3 +156,56 @@ def test_a_tie_draw_for_a_prize_that_is_not_tied_is_refused_beside_the_field(org
         reverse("tournament:draw_make", args=[here.pk]), {"title": "Tie", "count": "1", "pool_kind": "tie", "prize": ""}
     ).content.decode()
     assert "Choose a prize that is tied: there is nobody to draw between." in body and not Draw.objects.exists()
+
+
+def _draw_key(client, night) -> str:
+    """The one-time key the Money page draws its draw form with."""
+    return client.get(reverse("tournament:money", args=[night.pk])).context["draw_form"]["key"].value()
+
+
+def test_a_draw_sent_twice_draws_once(organizer_client, here):
+    """A double tap at the 50/50 (found by a treasurer's trial): the same form sent again is the same draw, never a
+    second one with another winner."""
+    make = reverse("tournament:draw_make", args=[here.pk])
+    sent = {"key": _draw_key(organizer_client, here), "title": "50/50", "count": "1", "pool_kind": "tickets"}
+    sent["tickets"] = "250"
+    assert [organizer_client.post(make, sent).status_code for _ in range(2)] == [302, 302]
+    assert Draw.objects.filter(night=here).count() == 1
+    again = {**sent, "key": _draw_key(organizer_client, here)}  # a new draw, drawn from a new page
+    assert organizer_client.post(make, again).status_code == 302
+    assert Draw.objects.filter(night=here).count() == 2
+
+
+# Threads on the test database: PostgreSQL's pass only. The first pass's test database is SQLite in memory with a
+# shared cache, whose table locks refuse a second writer at once (no waiting), which no venue has: the venue's
+# SQLite file takes its writers in turn.
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_draw_posted_twice_at_the_same_moment_draws_once(organizer_client, here):
+    import threading
+
+    from django.db import connection
+    from django.test import Client
+
+    make = reverse("tournament:draw_make", args=[here.pk])
+    sent = {"key": _draw_key(organizer_client, here), "title": "Door prize", "count": "1", "pool_kind": "players"}
+    session = organizer_client.cookies
+    start, answers = threading.Barrier(2), []
+
+    def one() -> None:
+        try:
+            client = Client()
+            client.cookies = session
+            start.wait()
+            answers.append(client.post(make, sent).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [302, 302]
+    (draw,) = Draw.objects.filter(night=here)
+    assert draw.winners and draw.key == sent["key"]

@@ -54,6 +54,7 @@ def test_a_random_fundraiser_sent_twice_everywhere_reconciles_to_the_cent_and_st
 
     # Last month's night of the season carried a jackpot over (in the thousands: typed with their separator).
     last = services.night_create(name="Last month")
+    services.money_settings(night=last, currency=currency, pre=pre, door=door, member=None)  # the club's currency
     services.pot_line_add(night=last, pot="Jackpot", kind="in", cents=rng.randrange(100_000, 900_000))
     carried = services.pot_line_add(night=last, pot="Jackpot", kind="carried", cents=PotLine.objects.get().cents)
 

@@ -73,6 +73,32 @@ def test_a_carried_jackpot_is_taken_in_by_the_next_night_of_the_season_once(orga
     assert night_pots(second).rows[0].total.came_in == 25_000 and night_pots(first).rows[0].total.kept == 0
 
 
+def test_a_jackpot_carried_in_another_currency_is_not_taken_in_as_it_is(organizer_client):
+    """From a treasurer's trial: €50 carried from a euro night became $50 on a dollar night without a word. It is
+    listed with why, offered no button, refused if sent anyway, and nothing is stored."""
+    season = seasons.season_create(name="Two currencies")
+    euros = services.night_create(name="Soirée", date=dt.date(2026, 11, 3))
+    services.money_settings(night=euros, currency="EUR", pre=1000, door=1000, member=None)
+    dollars = services.night_create(name="Dollar night", date=dt.date(2026, 12, 1))
+    seasons.season_nights_add(season=season, night_ids=[euros.pk, dollars.pk])
+    services.pot_line_add(night=euros, pot="Bump cup", kind="in", cents=5_000)
+    carry = services.pot_line_add(night=euros, pot="Bump cup", kind="carried", cents=5_000)
+    page = organizer_client.get(reverse("tournament:money", args=[dollars.pk])).content.decode()
+    assert "Bump cup: €50.00" in page and "carried over in EUR; tonight counts in USD" in page
+    assert f'name="line" value="{carry.pk}"' not in page  # no button to take it as it is
+    refused = organizer_client.post(reverse("tournament:pot_take", args=[dollars.pk]), {"line": str(carry.pk)})
+    assert "carried over in EUR; tonight counts in USD" in refused.content.decode()
+    assert not PotLine.objects.filter(carried_from=carry).exists()
+
+
+def test_a_pots_refusal_on_a_euro_night_is_in_euros(organizer_client):
+    night = services.night_create(name="Soirée")
+    services.money_settings(night=night, currency="EUR", pre=1000, door=1000, member=None)
+    sent = {"pot": "Jackpot", "kind": "paid", "cents": "0,01", "reason": "Ann"}
+    page = organizer_client.post(reverse("tournament:pot_add", args=[night.pk]), sent).content.decode()
+    assert "The Jackpot holds €0.00: it cannot pay or carry €0.01." in page
+
+
 @pytest.mark.slow
 def test_a_120_player_fundraiser_with_a_carried_jackpot_and_a_50_50_reconciles_to_the_cent():
     """Entries $20 × 120, the house's 10%, prizes with a tied split; a $250 jackpot carried in from last month and

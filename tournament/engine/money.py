@@ -149,8 +149,9 @@ def _example(mark: str) -> str:
 
 
 def _grouped(digits: str, groups: list[str]) -> bool:
-    """`digits` then `groups`, read as thousands: the first 1 to 3 figures, each group after exactly 3."""
-    return 1 <= len(digits) <= 3 and all(len(group) == 3 for group in groups)
+    """`digits` then `groups`, read as thousands: the first 1 to 3 figures (not led by a 0: "0,001" is no
+    thousand), each group after exactly 3."""
+    return 1 <= len(digits) <= 3 and not digits.startswith("0") and all(len(group) == 3 for group in groups)
 
 
 def parse_cents(text: str, currency: str = "USD") -> int:
@@ -509,9 +510,9 @@ class PotTotal:
         return self.came_in - self.paid - self.carried
 
 
-def pot_totals(lines: Iterable[PotLine]) -> list[PotTotal]:
-    """Each pot's totals, in the order the pots first appear; refused (MoneyError) where a pot pays or carries
-    more than came into it, at any point of the record."""
+def pot_totals(lines: Iterable[PotLine], currency: str = "USD") -> list[PotTotal]:
+    """Each pot's totals, in the order the pots first appear; refused (MoneyError, its amounts in `currency`) where
+    a pot pays or carries more than came into it, at any point of the record."""
     totals: dict[str, PotTotal] = {}
     for line in lines:
         if line.kind not in POT_KINDS or line.cents <= 0:
@@ -525,10 +526,19 @@ def pot_totals(lines: Iterable[PotLine]) -> list[PotTotal]:
             now = PotTotal(now.pot, now.came_in, now.paid, now.carried + line.cents)
         if now.kept < 0:
             raise MoneyError(
-                f"The {line.pot} holds {shown(now.kept + line.cents)}: it cannot pay or carry {shown(line.cents)}."
+                f"The {line.pot} holds {shown(now.kept + line.cents, currency)}: it cannot pay or carry "
+                f"{shown(line.cents, currency)}."
             )
         totals[line.pot] = now
     return list(totals.values())
+
+
+def carry_in_other_currency(pot: str, carried_in: str, tonight: str) -> str:
+    """Why a jackpot carried over in one currency is not taken as it is into a night that counts in another."""
+    return (
+        f"{pot} was carried over in {carried_in}; tonight counts in {tonight}. Change it at the bank's rate and add "
+        f"it as a money-in line of tonight's {pot}."
+    )
 
 
 def half(cents: int) -> int:

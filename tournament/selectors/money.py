@@ -264,7 +264,9 @@ class PotRow:
 class NightPots:
     rows: list[PotRow]
     lines: list[tuple[PotLine, str]]  # the record, each line with its amount shown
-    waiting: list[tuple[PotLine, str]]  # money earlier nights of the season carried over, not yet taken in
+    # Money earlier nights of the season carried over, not yet taken in: each line, its amount shown, and why it
+    # cannot be taken in as it is ("": it can).
+    waiting: list[tuple[PotLine, str, str]]
 
 
 def pot_totals(night: Night) -> list[money.PotTotal]:
@@ -290,7 +292,17 @@ def night_pots(night: Night) -> NightPots:
         for total in pot_totals(night)
     ]
     lines = [(line, money.shown(line.cents, currency)) for line in night.pot_lines.select_related("by")]
-    waiting = [(line, money.shown(line.cents, line.night.currency)) for line in PotLine.waiting_for(night)]
+    # What a night may take in (a carry in another currency is listed with why it is not taken as it is).
+    waiting = [
+        (
+            line,
+            money.shown(line.cents, line.night.currency),
+            money.carry_in_other_currency(line.pot, line.night.currency, currency)
+            if line.night.currency != currency
+            else "",
+        )
+        for line in PotLine.waiting_for(night)
+    ]
     return NightPots(rows, lines, waiting)
 
 

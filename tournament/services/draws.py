@@ -10,7 +10,7 @@ from django.db import transaction
 
 from ..engine import draws
 from ..models import Draw, Entry, Night
-from .nights import lock_night
+from .nights import form_key, lock_night
 
 MOST_TICKETS = 100_000
 
@@ -26,11 +26,17 @@ def draw_make(
     prize: str = "",
     tied: Sequence[int] = (),
     by=None,
+    key: str = "",
 ) -> Draw:
     """Draw `count` winners for `title` from the players here (checked in, still playing), from tickets 1..N, or
     (a tie) one of the players level for `prize` (`tied`: their card numbers, from the standings); record it with
-    its seed, and put it on the room display. A tie's draw settles the prize: the standings give it to the one drawn."""
+    its seed, and put it on the room display. A tie's draw settles the prize: the standings give it to the one drawn.
+    `key`: the form's one-time key; the same form sent again (a double tap, two posts at once) gives back the draw
+    the first made, never a second draw with other winners."""
     night = lock_night(night)
+    key = form_key(key)
+    if key and (done := Draw.objects.filter(night=night, key=key).first()) is not None:
+        return done
     title = " ".join(title.split())
     if not title:
         raise ValidationError({"title": "Say what the draw is for: “Door prize”, “50/50”…"})
@@ -68,6 +74,7 @@ def draw_make(
         seed=seed,
         winners=winners,
         by=by,
+        key=key,
     )
     Night.touch(night.pk, moved=True)  # the room display shows it
     return made

@@ -35,7 +35,7 @@ def pot_line_add(*, night: Night, pot: str, kind: str, cents: int, reason: str =
     if kind == PotLine.Kind.PAID and not reason:
         raise ValidationError({"reason": "Say who won it."})
     try:
-        money.pot_totals([*_lines(night), money.PotLine(pot, kind, cents)])
+        money.pot_totals([*_lines(night), money.PotLine(pot, kind, cents)], night.currency)
     except money.MoneyError as error:
         raise ValidationError({"cents": str(error)}) from error
     if kind == PotLine.Kind.CARRIED and not reason:
@@ -53,6 +53,10 @@ def pot_carry_take(*, night: Night, line_id: int, by=None) -> PotLine:
     if carried is None:
         why = "it was taken in already, or its night is not in a season with this one"
         raise ValidationError({"carry": f"That money is not waiting for this night: {why}."})
+    if carried.night.currency != night.currency:
+        raise ValidationError(
+            {"carry": money.carry_in_other_currency(carried.pot, carried.night.currency, night.currency)}
+        )
     when = f"{carried.night.date:%d %b %Y}"
     try:
         with transaction.atomic():

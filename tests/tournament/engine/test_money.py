@@ -39,6 +39,8 @@ def test_amounts_typed_at_the_cash_box(typed, cents):
         ("20.505", "Type at most two figures after the point (cents)."),
         ("20.5x", "Type an amount like 20 or 20.50."),
         ("10000.01", "That is more than 10,000: check the amount."),
+        ("0,001", "Type an amount like 20 or 20.50."),  # no thousand: a dollar night stored it as $1.00
+        ("0,250.00", "Type an amount like 20 or 20.50 (or 1,250.00)."),
     ],
 )
 def test_amounts_the_cash_box_refuses_say_why(typed, refusal):
