@@ -133,6 +133,7 @@ def ending(
     from_hands: bool = False,
     tie_rule: str,
     draw_seed: int | None,
+    hands: int | None = None,
 ) -> Ending:
     """Whether a game under `rules` that ends as `end` says can stop at `ns`–`ew`, and who won it.
 
@@ -140,16 +141,25 @@ def ending(
     of which went to `last_hand`. Otherwise they were typed from a score sheet: they are checked against every
     game to the target (`stops`), and `last_hand`, the team the keeper says won the last hand, is asked for only
     where the totals leave the winner open (a tie at the bell under the "last hand" rule; both sides past the
-    target in a bid game; "on offense", a side past it that may have got there on defence). The hands a game has
-    (the head table's, the cap) are `rules.check_game_totals`' to check."""
+    target in a bid game; "on offense", a side past it that may have got there on defence). `hands`: the most
+    hands this table's game can have had (the head table's 8, a count the score sheet gives; None: the cap), so
+    the game that stops here is one game of that many hands at most; whether its totals are that many hands'
+    worth is `rules.check_game_totals`' to check."""
     if from_hands:
         return _outcome(end, ns, ew, last_hand if last_hand in SIDES else None, None, tie_rule, draw_seed)
-    found = stops(rules, end.target, end.on_offense, end.cap) if end.target is not None else None
+    most = end.cap if hands is None else min(hands, end.cap)
+    found = stops(rules, end.target, end.on_offense, most) if end.target is not None else None
     if found is None:
         candidates: dict[Side, bool | None] = dict.fromkeys(SIDES, None)
     else:
         candidates = {side: how for side in SIDES if (how := found.how(ns, ew, side)) is not None}
         if not candidates:
+            anywhere = stops(rules, end.target, end.on_offense, end.cap) if most < end.cap else found
+            if any(anywhere.how(ns, ew, side) is not None for side in SIDES):
+                return Ending(
+                    fault=f"No game to {end.target} of {most} hands or fewer ends at N–S {ns}, E–W {ew}: it would "
+                    f"have stopped sooner, or needs more hands. Check the score sheet."
+                )
             return Ending(fault=found.fault(ns, ew))
     outcomes = {side: _outcome(end, ns, ew, side, how, tie_rule, draw_seed) for side, how in candidates.items()}
     decided = {(each.winner, each.tie_break) for each in outcomes.values()}

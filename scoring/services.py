@@ -58,8 +58,17 @@ def result_extras_refresh(result: TableResult, hands: Sequence[Hand], ruleset: r
     result.extras = extras_of((hand.as_rules_hand() for hand in hands), ruleset)
 
 
-def _ending(game: Game, ns_points: int, ew_points: int, last_hand: str | None, *, from_hands: bool = False) -> Ending:
-    """How the game stopped at these totals, and who won it (`scoring.ending`, the one rule for every reader)."""
+def _ending(
+    game: Game,
+    ns_points: int,
+    ew_points: int,
+    last_hand: str | None,
+    *,
+    from_hands: bool = False,
+    hands: int | None = None,
+) -> Ending:
+    """How the game stopped at these totals, and who won it (`scoring.ending`, the one rule for every reader);
+    `hands`: the most hands the table can have played (None: the night's cap)."""
     return ending(
         game.end,
         game.ruleset,
@@ -69,6 +78,7 @@ def _ending(game: Game, ns_points: int, ew_points: int, last_hand: str | None, *
         from_hands=from_hands,
         tie_rule=game.tie_rule,
         draw_seed=game.draw_seed,
+        hands=hands,
     )
 
 
@@ -132,7 +142,7 @@ def _check_totals(
         rules.check_game_totals(ns_points, ew_points, hands, game.ruleset, exactly=exactly)
     except rules.ScoringError as error:
         raise ValidationError({"__all__": str(error)}) from error
-    outcome = _ending(game, ns_points, ew_points, last_hand_winner)
+    outcome = _ending(game, ns_points, ew_points, last_hand_winner, hands=hands)
     if outcome.fault:
         raise ValidationError({"__all__": outcome.fault})
     if outcome.ask:

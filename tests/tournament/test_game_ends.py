@@ -100,6 +100,31 @@ def test_totals_past_the_target_that_no_game_stops_at_are_refused(organizer_clie
     assert not TableResult.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("scoring", "ns", "ew"),
+    [
+        ("pfeffer", -80, 48),  # E–W reach 42 by the 7th hand: the game stops at −70–42
+        ("bid-euchre", -112, 48),  # E–W reach 42 on the 7th hand by setting the bidders
+        ("bid-euchre", -104, 56),
+        ("midwest-pepper", 42, 44),  # the quickest game that stops here takes 9 hands
+        ("midwest-pepper", 43, 43),  # the same, so nothing to ask: refused
+    ],
+)
+def test_the_head_tables_totals_are_one_game_of_its_hands_that_stops_there(organizer_client, scoring, ns, ew):
+    """Found by a rules reader's trial: "The lead table plays 8 hands", and a game stops at the hand that takes a
+    side to the target; each was checked alone (some 8 hands make these totals; some game stops there), so totals
+    that only a game longer than 8 hands stops at were taken at the head table. Now one game of 8 hands or fewer
+    must do both."""
+    quoted("The lead table plays 8 hands")
+    round_ = bid_night(scoring, head_table_ends=True)
+    shown = desk(organizer_client, round_, 1, ns, ew, sure="on", last_hand_winner="EW")
+    assert "of 8 hands or fewer ends at" in shown or f"No 8 hands make N–S {ns}, E–W {ew}" in shown, shown[-600:]
+    assert not TableResult.objects.exists()
+    # The same totals at another table, whose game has no such bound, are one game's.
+    other = desk(organizer_client, round_, 2, ns, ew, sure="on", last_hand_winner="EW")
+    assert TableResult.objects.filter(table=2).exists(), other[-600:]
+
+
 # 3. Pepper to 42 "on offense", typed.
 def test_pepper_on_offense_typed_totals_are_checked_and_asked_about(organizer_client):
     quoted("only when a team meets its contract and, in doing so, reaches 42 is it crowned the winner")
