@@ -252,6 +252,13 @@
     return html;
   }
 
+  // A code box as the server draws the finish form's (tournament/_field.html, score_forms.code_field).
+  function codeBox(name, words) {
+    return '<div class="field"><label for="offline-' + name + '-code">A code from ' + words + "</label>" +
+      '<input type="text" id="offline-' + name + '-code" name="' + name + '_code" inputmode="numeric" ' +
+      'autocomplete="off" maxlength="12" size="6"></div>';
+  }
+
   function drawHands() {
     if (!kit) return;
     var shown = view();
@@ -296,10 +303,7 @@
           if (kit.confirm) {
             html += '<p class="muted small">Both sides say the game is over: one player of each side types the code ' +
               "on their tally card.</p>" +
-              '<p class="field"><label for="offline-ns-code">N–S code</label><input id="offline-ns-code" ' +
-              'name="ns_code" inputmode="numeric" autocomplete="off"></p>' +
-              '<p class="field"><label for="offline-ew-code">E–W code</label><input id="offline-ew-code" ' +
-              'name="ew_code" inputmode="numeric" autocomplete="off"></p>' +
+              codeBox("ns", "N–S") + codeBox("ew", "E–W") +
               '<p class="error offline-finish-error" role="alert" hidden></p>';
           }
           html += "<button>Game over</button></form>";

@@ -13,6 +13,7 @@ import pytest
 
 from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.test_browser_access import _targets
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 POLL = 12_000  # ms: a few polls (every 3 s), on a slow machine
@@ -109,6 +110,12 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     two.wait_for_selector("#hand-panel .next:has-text('(W)')")  # the deal passes on: N, E, S, then W deals hand 4
     shot(two, "1-kept")
     axe(two, "offline-kept")
+    assert _targets(two, "main") == []  # every control the phone draws takes a finger: who called, undo, the codes
+    two.click("#hand-panel .big-buttons.four > :nth-child(2)")
+    two.wait_for_selector("#hand-panel.offline-panel button[name=tricks]")
+    assert _targets(two, "main") == []  # "change", the toggles, the tricks, the reneges
+    axe(two, "offline-choosing")
+    two.click("#hand-panel button:has-text('change')")
     two.click("#hand-panel button:has-text('Undo hand 3')")  # a kept hand taken back is never sent
     two.wait_for_selector("#offline-note:has-text('(1 waiting)')")
     tap_offline(two, 3, 3, 2)  # hand 3 again: W called, 3 tricks
@@ -176,6 +183,7 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     two.wait_for_selector("#hand-panel:not(.offline-panel) >> text=Table 2 · game 2", timeout=POLL)
     shot(two, "3-refused")
     axe(two, "offline-refused")
+    assert _targets(two, "main") == []
     result = TableResult.objects.get(round=first_game, table=2)
     assert (result.ns_points, result.ew_points, result.entry) == (7, 5, TableResult.Entry.TOTALS)
     assert not Hand.objects.filter(result__round=second_game).exists()
@@ -186,3 +194,43 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     two.reload()  # the refusal, once read, is gone for good; nothing is left waiting
     two.wait_for_selector("text=Table 2 · game 2")
     assert two.locator("#offline-refused, #offline-note:visible").count() == 0
+
+
+def test_a_game_score_and_its_confirmation_typed_with_no_wifi_are_sent_when_it_is_back(venue_server, browser):
+    from scoring.models import Submission, TableLink, TableResult
+    from tests.conftest import NAMES, code_at
+    from tournament import game, services
+
+    night = services.night_create(name="Offline totals", games=2, auto_advance=False)
+    services.players_register(night=night, names=NAMES[:8])
+    first_game = game.round_start(round_=services.night_draw(night=night, seed=3))
+    services.table_links_ensure(night=night)
+    token = TableLink.objects.get(night=night, table=2, active=True).token
+    context = browser.new_context(viewport=PHONE)
+    phone = context.new_page()
+    phone.goto(f"{venue_server}/t/{token}/")
+
+    context.set_offline(True)
+    phone.fill("input[name=ns_points]", "5")
+    phone.fill("input[name=ew_points]", "3")
+    phone.fill("input[name=code]", code_at(first_game, 2, "N"))
+    phone.click("button:has-text('Save the score')")
+    phone.wait_for_selector("#offline-note:has-text('(1 waiting)')")
+    phone.wait_for_selector("#entry .ok-note:has-text('The score N–S 5, E–W 3')")
+    axe(phone, "offline-score-kept")
+    assert not Submission.objects.filter(round=first_game, table=2).exists()
+
+    context.set_offline(False)  # sent: the draft waits for the other side, as if typed with the Wi-Fi up
+    phone.wait_for_selector("#entry >> text=It counts once the other side confirms", timeout=POLL)
+    context.set_offline(True)
+    phone.fill("input[name=code] >> nth=0", code_at(first_game, 2, "E"))
+    phone.click("button:has-text('confirm')")
+    phone.wait_for_selector("#offline-note:has-text('(1 waiting)')")
+    context.set_offline(False)
+    phone.wait_for_selector("#entry .done-note:has-text('N–S 5, E–W 3')", timeout=POLL)
+    result = TableResult.objects.get(round=first_game, table=2)
+    assert (result.ns_points, result.ew_points, result.status) == (5, 3, TableResult.Status.FINAL)
+    entries = Submission.objects.filter(round=first_game, table=2)
+    assert entries.exists() and not entries.exclude(ns_points=5, ew_points=3).exists()
+    assert not entries.filter(status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]).exists()
+    assert phone.locator("#offline-refused").count() == 0
