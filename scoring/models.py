@@ -127,11 +127,16 @@ class Hand(models.Model):
     passed = models.BooleanField(default=False, help_text="The opponents passed: the hand was not played.")
     ns_points = models.SmallIntegerField()
     ew_points = models.SmallIntegerField()
+    # The one-time key of the tap that entered it (a table's phone), so a hand sent again is stored once.
+    key = models.CharField(max_length=64, blank=True, default="")
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["result_id", "number"]
-        constraints = [models.UniqueConstraint(fields=["result", "number"], name="hand_number_once_per_game")]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "number"], name="hand_number_once_per_game"),
+            models.UniqueConstraint(fields=["key"], condition=~models.Q(key=""), name="hand_key_once"),
+        ]
 
     def __str__(self) -> str:
         return f"Hand {self.number}: {self.makers} made, {self.tricks} tricks"

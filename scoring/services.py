@@ -223,6 +223,11 @@ def key_used(key: str | None) -> Submission | None:
     return Submission.objects.filter(key=key).first() if key else None
 
 
+def hand_key_used(key: str | None) -> Hand | None:
+    """The hand already stored under a tap's one-time key, if the same hand was sent before."""
+    return Hand.objects.select_related("result").filter(key=key).first() if key else None
+
+
 def result_locked(game: Game) -> TableResult | None:
     """The table's result row, locked for the rest of the transaction (None before anything was entered)."""
     return TableResult.objects.select_for_update().filter(round_id=game.round_id, table=game.table).first()
@@ -472,7 +477,7 @@ def _hand_result(game: Game) -> TableResult:
     return result
 
 
-def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
+def hand_add(game: Game, *, hand: rules.Hand, user=None, key: str = "") -> HandAdded:
     """Add the next hand to a table's game, score it under the night's rules and update the game score.
 
     The dealer of the first hand is the scorer's choice (N by default); after that the deal passes to the left.
@@ -535,6 +540,7 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None) -> HandAdded:
         passed=entered.passed,
         ns_points=score.ns,
         ew_points=score.ew,
+        key=key,
     )
     _total_hands(result, game)
     result.version += 1

@@ -810,17 +810,57 @@ def table_draft_confirm(
     return result
 
 
+def _taken_over(result: TableResult | None, table: int, drawn_for: int, now: int) -> None:
+    """A hand for a table whose game went in as totals since the page was drawn (the desk took it over, or the
+    table's own totals were confirmed) is refused, with the score stored, the game the table is on now if the night
+    has moved on, and who to ask."""
+    if result is None or result.entry != TableResult.Entry.TOTALS:
+        return
+    score = f"N–S {result.ns_points}, E–W {result.ew_points}"
+    said = (
+        f"The desk entered {score} for table {table}"
+        if result.entered_by_id
+        else f"Table {table}'s score went in as totals, {score}"
+    )
+    moved = (
+        f" in game {drawn_for}, and game {drawn_for} is over: this table is on game {now} now"
+        if now != drawn_for
+        else ""
+    )
+    raise ValidationError(
+        {"__all__": f"{said}{moved}. This hand was not saved. Ask the score keeper if that is not the score."}
+    )
+
+
 @transaction.atomic
 def hand_record(
-    *, round_: Round, table: int, hand: rules.Hand, user=None, drawn_for: int | None = None, number: int | None = None
+    *,
+    round_: Round,
+    table: int,
+    hand: rules.Hand,
+    user=None,
+    drawn_for: int | None = None,
+    number: int | None = None,
+    key: str = "",
 ) -> record.Hand:
     """Add the next hand to a table's game. The head table's last hand rings the bell.
 
     `number` is the hand the page was drawn to enter: when another phone at the table has entered it since, this
-    one is refused rather than stored twice.
+    one is refused rather than stored twice. `key` is the tap's one-time key: the same hand sent again (a phone
+    that never heard the answer, or one sending what it kept while offline) is the hand already stored, whatever
+    has happened at the table since; a key used at another table or game is refused.
     """
+    round_ = _lock(round_)
+    if (earlier := record.hand_key_used(key)) is not None:
+        if (earlier.result.round_id, earlier.result.table) != (round_.pk, table):
+            raise ValidationError({"__all__": "This hand was already sent for another table or game: nothing saved."})
+        return earlier
+    if drawn_for and 0 < drawn_for < round_.number:  # a page drawn for a game now over: was it taken over?
+        drawn = TableResult.objects.filter(round__night_id=round_.night_id, round__number=drawn_for, table=table)
+        _taken_over(drawn.first(), table, drawn_for, round_.number)
     round_ = _lock_for_hands(round_, drawn_for=drawn_for)
     game = _table(round_, table)
+    _taken_over(record.result_locked(game), table, round_.number, round_.number)
     last = record.last_hand(game)
     if number is not None and number != (last.number if last else 0) + 1:
         raise ValidationError(
@@ -831,7 +871,7 @@ def hand_record(
                 else "This page was drawn for another hand: check the hands below. Nothing was saved."
             }
         )
-    added = record.hand_add(game, hand=hand, user=user)
+    added = record.hand_add(game, hand=hand, user=user, key=key)
     if added.head_table_done:
         ring(round_, reason=Cause.HEAD_TABLE, at=added.hand.recorded_at, hand=added.hand.number)
     _after_score(round_)

@@ -6,16 +6,19 @@ saved until the tricks are tapped. Each tricks button shows the points it will g
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
+from django.http import QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring import rules
+from scoring.models import Submission
 from scoring.seats import SEAT_NAMES
 from tournament.models import Round
 from tournament.permissions import keeper_required
@@ -105,16 +108,18 @@ def keeper_urls(round_: Round, table: int) -> dict[str, str]:
     }
 
 
-def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, str] | None = None) -> dict:
+def _choices(shown: TableGame, draft: Draft) -> dict:
+    """What the hand panel offers once `draft` is tapped: its toggles, bids, tricks (with their points), reneges and
+    the opponents' pass."""
     ruleset = shown.rules
-    urls = urls or keeper_urls(shown.round, shown.table)
-    base = urls["base"]
-    dealer = shown.next_dealer or draft.dealer
     options = []  # toggles shown once the caller is known: (label, url, on)
     tricks = []  # (tricks, points label) — only when the hand can be scored
+    points: list[tuple[int, int]] = []  # each tricks button's (N–S, E–W) points
     bids: list[tuple[str, str, bool]] = []
     reneges: list[tuple[str, str, str]] = []  # (side, label, points label)
+    renege_points: list[tuple[int, int]] = []
     passing = ""  # Midwest Pepper: the points if the opponents pass the hand ("" where they may not)
+    passing_points: tuple[int, int] | None = None
     if draft.maker:
         defenders = rules.SEATS_OF[rules.other(rules.side_of(draft.maker))]
         if not ruleset.bidding:
@@ -136,15 +141,107 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
             try:
                 score = rules.score_hand(draft.hand(count), ruleset)
             except rules.ScoringError:
-                tricks = []
+                tricks, points = [], []
                 break
             tricks.append((count, _points_label(score)))
+            points.append((score.ns, score.ew))
         if tricks:  # a renege forfeits the hand to the other side, as its rule says (scoring.rules.forfeited)
             for side in rules.SIDES:
                 score = rules.score_hand(draft.hand(0, renege=side), ruleset)
                 reneges.append((side, f"{side[0]}–{side[1]} reneged", _points_label(score)))
+                renege_points.append((score.ns, score.ew))
             if ruleset.defenders_may_pass:
-                passing = _points_label(rules.score_hand(draft.hand(0, passed=True), ruleset))
+                score = rules.score_hand(draft.hand(0, passed=True), ruleset)
+                passing, passing_points = _points_label(score), (score.ns, score.ew)
+    return {
+        "options": options,
+        "bids": bids,
+        "tricks": tricks,
+        "points": points,
+        "reneges": reneges,
+        "renege_points": renege_points,
+        "passing": passing,
+        "passing_points": passing_points,
+    }
+
+
+def _kit_key(draft: Draft) -> str:
+    """A draft as the offline kit names it: its query without the dealer (the phone keeps the dealer itself)."""
+    return replace(draft, dealer="").query()
+
+
+def offline_kit(shown: TableGame) -> dict:
+    """What a table's phone needs to go on entering hands with no connection (static/js/offline.js): the game as
+    stored, and for every choice the hand panel can offer, what it offers next and each button's points, from the
+    rules engine. Nothing here is trusted on return: each hand is sent as tapped and the server scores it again."""
+    drafts: dict[str, dict] = {}
+    waiting = [Draft(dealer="", maker=seat) for seat in rules.SEATS]
+    while waiting:
+        draft = waiting.pop()
+        if _kit_key(draft) in drafts or len(drafts) > 500:
+            continue
+        offered = _choices(shown, draft)
+
+        def step(url: str) -> str:
+            nxt = Draft.from_query(QueryDict(url.lstrip("?")))
+            waiting.append(replace(nxt, dealer=""))
+            return _kit_key(nxt)
+
+        drafts[_kit_key(draft)] = {
+            "options": [(label, step(url), on) for label, url, on in offered["options"]],
+            "bids": [(label, step(url), on) for label, url, on in offered["bids"]],
+            "tricks": [
+                (count, label, *pts) for (count, label), pts in zip(offered["tricks"], offered["points"], strict=True)
+            ],
+            "reneges": [
+                (side, label, words, *pts)
+                for (side, label, words), pts in zip(offered["reneges"], offered["renege_points"], strict=True)
+            ],
+            "passing": (offered["passing"], *offered["passing_points"]) if offered["passing_points"] else None,
+        }
+    night = shown.round.night
+    return {
+        "game": shown.round.number,
+        "table": shown.table,
+        "open": shown.round.open and not shown.over and not shown.by_totals,
+        "seats": shown.seats,
+        "hands": [
+            {
+                "number": hand.number,
+                "dealer": hand.dealer,
+                "called": _called(hand, shown.rules),
+                "tricks": "passed" if hand.passed else hand.tricks,
+                "ns": hand.ns_points,
+                "ew": hand.ew_points,
+            }
+            for hand in shown.hands
+        ],
+        "head": shown.head,
+        "hands_per_game": night.hands_per_game,
+        "target": night.points_target or None,
+        "bell": shown.round.bell_at is not None,
+        "bidding": shown.rules.bidding,
+        "drafts": drafts,
+    }
+
+
+def _called(hand, ruleset: rules.Ruleset) -> str:
+    """Who called and how, as the hands table says it (the template's words, for hands the phone keeps)."""
+    words = hand.maker or hand.makers
+    words += " alone" if hand.alone else ""
+    words += " blind" if hand.blind else ""
+    words += f" bid {hand.bid}" if hand.bid else ""
+    words += f" {rules.pepper_name(hand.pepper, ruleset)}" if hand.pepper else ""
+    words += f", {hand.get_renege_display()} reneged" if hand.renege else ""
+    words += f", {hand.defender_alone} def. alone" if hand.defender_alone else ""
+    return words
+
+
+def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, str] | None = None) -> dict:
+    urls = urls or keeper_urls(shown.round, shown.table)
+    base = urls["base"]
+    dealer = shown.next_dealer or draft.dealer
+    offered = _choices(shown, draft)
     seat_buttons = [(seat, shown.seats.get(seat, "?"), SEAT_NAMES[seat]) for seat in rules.SEATS]
     return {
         "game": shown,
@@ -160,12 +257,12 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
         ],
         "maker_name": shown.seats.get(draft.maker, ""),
         "change_url": Draft(dealer=draft.dealer).query(),
-        "options": options,
-        "bids": bids,
-        "pepper_names": {pepper: rules.pepper_name(pepper, ruleset) for pepper in ("little", "big")},
-        "tricks": tricks,
-        "reneges": reneges,
-        "passing": passing,
+        "options": offered["options"],
+        "bids": offered["bids"],
+        "pepper_names": {pepper: rules.pepper_name(pepper, shown.rules) for pepper in ("little", "big")},
+        "tricks": offered["tricks"],
+        "reneges": offered["reneges"],
+        "passing": offered["passing"],
         "error": error,
         "urls": urls,
     }
@@ -180,8 +277,19 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
     context = {**_context(shown, draft, error, urls), "finish_form": FinishForm(), **(extra or {})}
     if context.get("table_link"):  # a phone's page polls; every answer brings the poller from where it now stands
         context.update(stamp=table_stamp(round_.night_id, round_.pk, table), poll_oob=True, oob=live)
+        kit = {**offline_kit(shown), "confirm": bool(context.get("needs_confirmer"))}
+        kit.update({name: context["urls"][name] for name in ("add", "undo", "finish")})
+        context.update(kit=kit, hand_key=Submission.new_key())
     template = f"{TEMPLATE}#{'live' if context.get('table_link') else 'panel'}" if request.htmx else TEMPLATE
-    return TemplateResponse(request, template, context)
+    response = TemplateResponse(request, template, context)
+    if request.method == "POST" and not error and "finish_form" not in (extra or {}):
+        response[SAVED] = "1"
+    return response
+
+
+# The answer to a phone's action that was stored: a phone sending what it kept while offline reads this, not the page.
+SAVED = "X-Saved"
+KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def posted_number(request, name: str) -> int | None:
@@ -213,6 +321,7 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
             user=request.user,
             drawn_for=drawn_for,
             number=posted_number(request, "hand"),
+            key=key if KEY.fullmatch(key := request.POST.get("key", "")) else "",
         )
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)

@@ -18,7 +18,7 @@ from tournament.models import Round, entry_name
 
 from .. import game, selectors
 from ..score_forms import ConfirmForm, FinishForm, TableScoreForm
-from .hands import Draft, answer, posted_number, record_hand, undo_hand
+from .hands import SAVED, Draft, answer, posted_number, record_hand, undo_hand
 from .limits import count as _count
 
 TEMPLATE = "scoring/table_link.html"
@@ -177,7 +177,7 @@ def link_submit(request, token: str):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            return _page(request, link, round_, saved=True)
+            return _saved(_page(request, link, round_, saved=True))
     return _page(request, link, round_, form=form)
 
 
@@ -198,8 +198,14 @@ def link_confirm(request, token: str):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            return _page(request, link, round_, saved=True)
+            return _saved(_page(request, link, round_, saved=True))
     return _page(request, link, round_, confirm_form=form)
+
+
+def _saved(response):
+    """Mark the answer to an action that was stored (a phone sending what it kept offline reads the mark)."""
+    response[SAVED] = "1"
+    return response
 
 
 def _said(seats: dict[str, str], entry: Submission, verb: str) -> str:

@@ -1,0 +1,152 @@
+"""What a table's phone sends after the Wi-Fi comes back (#37), through the HTTP layer: a hand kept on the phone
+and sent again is stored once; one the desk made stale is refused with the score the desk entered, and never lands
+in the next game; the answer says plainly whether the action was stored; the page carries what the phone needs to
+go on scoring with no connection."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from scoring import rules
+from scoring.models import Hand, TableLink, TableResult
+from tests.conftest import register
+from tournament import game
+from tournament import services as night_services
+from tournament.views.hands import SAVED, Draft
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+KEY = "k" * 32
+
+
+@pytest.fixture
+def playing(night):
+    register(night, 8)
+    round_ = game.round_start(round_=night_services.night_draw(night=night, seed=2))
+    night_services.table_links_ensure(night=night)
+    return round_
+
+
+def url(round_, name: str, table: int = 2) -> str:
+    token = TableLink.objects.get(night=round_.night, table=table, active=True).token
+    return reverse(f"scoring:{name}", args=[token])
+
+
+def hands(round_, table: int = 2) -> list[tuple[int, str, int]]:
+    return list(
+        Hand.objects.filter(result__round=round_, result__table=table)
+        .order_by("number")
+        .values_list("number", "maker", "tricks")
+    )
+
+
+def desk_enters(round_, table: int, user) -> None:
+    """The keeper types 7–5 for `table` from its paper slip, taking over from its hands if it has any."""
+    now = TableResult.objects.filter(round=round_, table=table).first()
+    game.table_result_submit(
+        round_=round_,
+        table=table,
+        ns_points=7,
+        ew_points=5,
+        user=user,
+        take_over=now is not None,
+        expected_version=now.version if now else None,
+    )
+
+
+def refusal(response) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
+
+
+def test_a_hand_sent_again_with_its_key_is_stored_once_and_answered_as_saved(client, playing):
+    add = url(playing, "link_hand_add")
+    hand = {"maker": "N", "tricks": "3", "game": "1", "hand": "1", "key": KEY}
+    first = client.post(add, hand, **HTMX)
+    again = client.post(add, hand, **HTMX)  # the phone never heard the first answer
+    assert first[SAVED] == again[SAVED] == "1"
+    assert "already entered" not in refusal(again)
+    assert hands(playing) == [(1, "N", 3)]
+    assert TableResult.objects.get(round=playing, table=2).ns_points == 1
+
+
+def test_a_hand_sent_again_after_the_next_one_is_still_the_same_hand(client, playing):
+    add = url(playing, "link_hand_add")
+    first = {"maker": "N", "tricks": "3", "game": "1", "hand": "1", "key": KEY}
+    client.post(add, first, **HTMX)
+    client.post(add, {"maker": "E", "tricks": "5", "game": "1", "hand": "2", "key": "m" * 32}, **HTMX)
+    assert client.post(add, first, **HTMX)[SAVED] == "1"
+    assert hands(playing) == [(1, "N", 3), (2, "E", 5)]
+
+
+def test_a_hands_key_already_used_at_another_table_is_refused(client, playing):
+    client.post(url(playing, "link_hand_add", 1), {"maker": "N", "tricks": "3", "game": "1", "key": KEY}, **HTMX)
+    other = client.post(url(playing, "link_hand_add"), {"maker": "N", "tricks": "4", "game": "1", "key": KEY}, **HTMX)
+    assert SAVED not in other
+    assert "This hand was already sent for another table or game: nothing saved." in refusal(other)
+    assert hands(playing) == [] and hands(playing, 1) == [(1, "N", 3)]
+
+
+def test_a_kept_hand_for_a_table_the_desk_took_over_is_refused_with_the_desks_score(client, playing, organizer):
+    add = url(playing, "link_hand_add")
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1", "key": KEY}, **HTMX)
+    desk_enters(playing, 2, organizer)
+    kept = client.post(add, {"maker": "E", "tricks": "3", "game": "1", "hand": "2", "key": "m" * 32}, **HTMX)
+    assert SAVED not in kept
+    said = refusal(kept)
+    assert "The desk entered N–S 7, E–W 5 for table 2. This hand was not saved." in said
+    assert "Ask the score keeper if that is not the score." in said
+    assert hands(playing) == []  # the desk's total replaced the hands
+    result = TableResult.objects.get(round=playing, table=2)
+    assert (result.ns_points, result.ew_points) == (7, 5)
+
+
+def test_a_kept_hand_for_a_game_the_desk_ended_never_lands_in_the_next_game(client, playing, organizer):
+    add = url(playing, "link_hand_add")
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    for table in (1, 2):
+        desk_enters(playing, table, organizer)
+    following = game.round_close(round_=playing)
+    second = game.round_start(round_=following)
+    kept = client.post(add, {"maker": "E", "tricks": "3", "game": "1", "hand": "2", "key": KEY}, **HTMX)
+    assert SAVED not in kept
+    assert (
+        "The desk entered N–S 7, E–W 5 for table 2 in game 1, and game 1 is over: this table is on game 2 now. "
+        "This hand was not saved." in refusal(kept)
+    )
+    assert hands(second) == [] and not TableResult.objects.filter(round=second).exists()
+
+
+def test_only_a_stored_action_is_marked_saved(client, playing):
+    add = url(playing, "link_hand_add")
+    assert client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)[SAVED] == "1"
+    again = client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)  # no key: refused
+    assert SAVED not in again and "Hand 1 was already entered" in refusal(again)
+    undo = url(playing, "link_hand_undo")
+    assert SAVED not in client.post(undo, {"game": "1", "hand": "2"}, **HTMX)
+    assert client.post(undo, {"game": "1", "hand": "1"}, **HTMX)[SAVED] == "1"
+    submit = url(playing, "link_submit")
+    assert SAVED not in client.post(submit, {"game": "1", "key": KEY, "ns_points": "x"}, **HTMX)
+
+
+def test_the_hand_page_carries_every_choices_points_from_the_rules(client, playing):
+    client.post(url(playing, "link_hand_add"), {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    page = client.get(url(playing, "link_hands")).content.decode()
+    kit = json.loads(unescape(re.search(r'<script id="hand-kit" type="application/json">(.*?)</script>', page)[1]))
+    assert kit["game"] == 1 and kit["table"] == 2 and kit["open"]
+    assert [(h["number"], h["dealer"], h["called"], h["ns"], h["ew"]) for h in kit["hands"]] == [(1, "N", "N", 1, 0)]
+    ruleset = rules.Ruleset.from_dict(playing.night.rules)
+    alone = Draft(dealer="", maker="E", alone=True)
+    offered = kit["drafts"][alone.query()]
+    for count, _label, ns, ew in offered["tricks"]:
+        score = rules.score_hand(alone.hand(count), ruleset)
+        assert (ns, ew) == (score.ns, score.ew)
+    assert ["Alone", Draft(dealer="", maker="E").query(), True] in offered["options"]  # on; tapped, it goes off
+    assert all(key in kit["drafts"] for _label, key, _on in offered["options"])  # every toggle leads somewhere known
+    assert kit["add"] == url(playing, "link_hand_add")
+    chosen = client.get(url(playing, "link_hands") + "?maker=E").content.decode()
+    assert re.search(r"name=\"key\" value=\"[A-Za-z0-9_-]{32}\"", chosen)  # the tricks carry a one-time key
