@@ -42,3 +42,23 @@ def test_a_night_with_rules_gives_no_prize_to_a_player_who_left_and_the_sheet_sa
     Night.objects.filter(pk=night.pk).delete()
     RosterPlayer.objects.filter(pk__in=ids).delete()
     assert backup.night_restore(raw=raw).prize_rules == "high: present, every game; second: present"
+
+
+def test_the_public_page_and_the_room_display_name_the_prizes_as_the_rules_gave_them(organizer_client, client):
+    """From a trial: the public page's headline named the lowest totals (players who sat out, or left) as "Low
+    score" while its own prize list gave the prize to another player; the room display's winners the same. Both
+    now name what the prize table gave."""
+    import re
+
+    night = simulate(players=16, rounds=3, seed=5, leave={3: 4})
+    url = reverse("tournament:night_settings", args=[night.pk])
+    organizer_client.post(url, form_data(night, prize_rules="high: present, every game; low: present, every game"))
+    standings = night_standings(night)
+    awards = {award.key: award for award in standings.awards}
+    raw_low = {row.name for row in standings.low}
+    assert raw_low - set(awards["low"].names), "a night where the lowest total is not the low prize's"
+    for name in ("public_night", "room_display"):
+        page = client.get(reverse(f"tournament:{name}", args=[night.pk])).content.decode()
+        said = re.search(r"Low score: ([^<(—]*)", page)
+        assert said is not None, name
+        assert {part.strip() for part in said.group(1).split(",")} == set(awards["low"].names), name
