@@ -191,9 +191,15 @@ def _outcome(
 def _question(end: GameEnd, ns: int, ew: int) -> str:
     target = end.target
     if target is not None and end.on_offense and max(ns, ew) >= target:
-        return f"{target} counts only on offense: say which team won the last hand (its bid made, or the bidders set)."
+        return (
+            f"{target} counts only on offense: say which team won the last hand (the bidders if they made their "
+            "bid, the defenders if they set them)."
+        )
     if target is not None and min(ns, ew) >= target:
-        return f"Both sides are at {target} or more: say which team won the last hand (the team that took the bid)."
+        return (
+            f"Both sides are at {target} or more: say which team won the last hand (the team that bid it and made "
+            "its bid wins)."
+        )
     return "The game is tied: say which team won the last hand."
 
 
