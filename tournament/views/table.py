@@ -161,18 +161,13 @@ def link_submit(request, token: str):
     link, round_ = _resolve(request, token)
     form = TableScoreForm(request.POST, confirm=link.night.confirm_results, three=_three(link, round_))
     if form.is_valid() and round_ is not None:
-        data = form.cleaned_data
         try:
             game.table_draft_submit(
                 round_=round_,
                 table=link.table,
-                side=data.get("side", ""),
-                code=data.get("code", ""),
-                **form.points(),
-                last_hand_winner=data["last_hand_winner"] or None,
-                key=data["key"],
+                totals=form.totals(),
+                code=form.cleaned_data.get("code", ""),
                 drawn_for=_drawn_for(request),
-                sure=data["sure"],
             )
         except ValidationError as error:
             apply_errors(form, error)
