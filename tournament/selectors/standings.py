@@ -15,6 +15,7 @@ from django.db import connections
 from scoring import prizes, rules
 from scoring import standings as standings_core
 from scoring.models import Hand, TableResult, extras_of
+from scoring.seats import is_three
 from scoring.three import THREE_SEATS, best_other
 from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Bye, Draw, Entry, Night, Round, Seating
@@ -631,7 +632,7 @@ def seated_games(night: Night) -> dict[int, list[GameSeat]]:
         tables.setdefault((number, table), {})[seat] = player
     seated: dict[int, list[GameSeat]] = {}
     for (number, table), seats in tables.items():
-        three = "W" not in seats  # a table of three: no partners
+        three = is_three(seats)  # no partners
         for seat, player in seats.items():
             holder = known.plays_for.get(player, player)
             if holder not in known.players:

@@ -106,7 +106,7 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
     if round_ is not None and request.method == "POST":
         round_.refresh_from_db()  # the score may have moved the game (the last table in closes it)
     seats = _seats(round_, link.table) if round_ else {}
-    three = len(seats) == 3 and is_three(seats)  # a table of three: each player's own points
+    three = is_three(seats)  # a table of three: each player's own points
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
     waiting = (
         list(
@@ -213,7 +213,7 @@ def _three(link: TableLink, round_: Round | None) -> dict[str, str] | None:
     if round_ is None:
         return None
     seats = _seats(round_, link.table)
-    return seats if len(seats) == 3 and is_three(seats) else None
+    return seats if is_three(seats) else None
 
 
 def _hand_round(link: TableLink, round_: Round | None) -> Round:
