@@ -106,23 +106,14 @@ class AwardRow:
 
 
 def night_chain(night: Night) -> tuple[standings_core.Metric, ...]:
-    """The night's tie-break chain: the organizer's order, or the movement's usual one; a draw last if asked.
-
-    A winners-stay night crowns the player with the most wins: games won come first whatever order the organizer
-    gives the rest."""
-    keys = night.tie_keys
-    if keys and night.movement == "winners-stay":
-        keys = ["wins", *(key for key in keys if key != "wins")]
-    if not keys:
-        if night.movement == "winners-stay":
-            keys = [m.key for m in standings_core.WINS_FIRST]
-        elif night.rank_by == "average":
-            keys = [m.key for m in standings_core.AVERAGE_FIRST]
-        elif night.rank_by == "clubs":
-            keys = [m.key for m in standings_core.CLUB_CHAIN]
-        else:
-            keys = [m.key for m in standings_core.DEFAULT_CHAIN]
-    return standings_core.chain_from(keys, draw_seed=(night.seed or 0) if night.final_draw else None)
+    """The night's tie-break chain (`scoring.standings.night_chain`): the organizer's order, or the movement's
+    usual one; a draw last if asked."""
+    return standings_core.night_chain(
+        night.tie_keys,
+        wins_first=night.movement == Night.Movement.WINNERS_STAY,
+        rank_by=night.rank_by,
+        draw_seed=(night.seed or 0) if night.final_draw else None,
+    )
 
 
 BYE_NOTES = {
