@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 
 from . import rules, three
 from .ending import Ending, GameEnd, ending, three_totals_fault
+from .entry import Totals
 from .models import Hand, Submission, TableResult, extras_of
 from .seats import SEAT_NAMES, SIDE_NAMES, SIDES, side_of
 
@@ -233,51 +234,52 @@ def result_locked(game: Game) -> TableResult | None:
     return TableResult.objects.select_for_update().filter(round_id=game.round_id, table=game.table).first()
 
 
-def total_store(game: Game, **values: Any) -> TableResult:
+def _check_shape(game: Game, totals: Totals) -> None:
+    """Refuse two sides' totals at a table of three, or three players' at a table of four (a page drawn before the
+    seating changed)."""
+    if game.three != (totals.seat_points is not None):
+        raise ValidationError(
+            {"__all__": f"Table {game.table} has {'three' if game.three else 'four'} players: reload the page."}
+        )
+
+
+def total_store(
+    game: Game, totals: Totals, *, user=None, role: str = Submission.Role.ORGANIZER, confirmed_by: str = ""
+) -> TableResult:
     """Store a table's game from its two totals: the game is then in, and the entry kept as a submission.
 
-    `expected_version` is the version of the result the person was looking at (None for a first entry); a result
-    changed since is refused rather than overwritten. A `reason` makes it a correction of a closed game.
+    `totals.expected_version` is the version of the result the person was looking at (None for a first entry); a
+    result changed since is refused rather than overwritten. A `reason` makes it a correction of a closed game.
     A table entering hand by hand is taken over only when the keeper says so (`take_over`): its hands are then
-    replaced by the totals, and the entry says what they were.
+    replaced by the totals, and the entry says what they were. `user` (with their `role`) typed it; a draft
+    applied says who confirmed it (`confirmed_by`).
     """
-    return _totals_stored(game, result_locked(game), **values)[0]
+    return _totals_stored(game, result_locked(game), totals, user=user, role=role, confirmed_by=confirmed_by)[0]
 
 
 def _totals_stored(
     game: Game,
     result: TableResult | None,
+    totals: Totals,
     *,
-    ns_points: int = 0,
-    ew_points: int = 0,
-    seat_points: Mapping[str, int] | None = None,
-    last_hand_winner: str | None = None,
-    hands_played: int | None = None,
-    expected_version: int | None = None,
     user=None,
     role: str = Submission.Role.ORGANIZER,
-    key: str | None = None,
-    reason: str = "",
-    side: str = "",
     confirmed_by: str = "",
-    take_over: bool = False,
-    sure: bool = False,
 ) -> tuple[TableResult, Submission]:
     """`total_store` for a result row the caller has locked already (None: none yet); the result and the entry.
 
     At a table of three the totals are `seat_points` (N, E, S), checked against what its hands can make."""
     table = game.table
-    if game.three != (seat_points is not None):
-        raise ValidationError(
-            {"__all__": f"Table {table} has {'three' if game.three else 'four'} players: reload the page."}
-        )
+    ns_points, ew_points, seat_points = totals.ns_points, totals.ew_points, totals.seat_points
+    last_hand_winner, hands_played, reason = totals.last_hand_winner, totals.hands_played, totals.reason
+    _check_shape(game, totals)
     if seat_points is not None:
-        seat_points = _check_three(game, seat_points, hands_played, last_hand_winner, sure)
+        seat_points = _check_three(game, seat_points, hands_played, last_hand_winner, totals.sure)
         ns_points = ew_points = 0
     else:
-        _check_totals(game, ns_points, ew_points, hands_played, sure, last_hand_winner)
+        _check_totals(game, ns_points, ew_points, hands_played, totals.sure, last_hand_winner)
     hands = result.hands.count() if result is not None and result.entry == TableResult.Entry.HANDS else 0
-    if hands and result is not None and not (reason or take_over):
+    if hands and result is not None and not (reason or totals.take_over):
         raise ValidationError(
             {
                 "take_over": f"Table {table} is entering hand by hand ({hands} hand{'s' if hands != 1 else ''} "
@@ -285,7 +287,7 @@ def _totals_stored(
                 "this total."
             }
         )
-    if result is not None and expected_version != result.version:
+    if result is not None and totals.expected_version != result.version:
         raise ValidationError(
             {
                 "__all__": f"Table {table} already has a score, {result.ns_points}–{result.ew_points}, "
@@ -322,7 +324,7 @@ def _totals_stored(
         game,
         role=role,
         user=result.entered_by,
-        side=side,
+        side=totals.side,
         ns_points=ns_points,
         ew_points=ew_points,
         seat_points=result.seat_points,
@@ -332,58 +334,48 @@ def _totals_stored(
         reason=reason,
         before=before,
         confirmed_by=confirmed_by,
-        key=key or Submission.new_key(),
+        key=totals.key or Submission.new_key(),
     )
     return result, entry
 
 
-def draft_store(
-    game: Game,
-    *,
-    side: str,
-    ns_points: int = 0,
-    ew_points: int = 0,
-    seat_points: Mapping[str, int] | None = None,
-    last_hand_winner: str | None = None,
-    key: str | None = None,
-    sure: bool = False,
-) -> Submission:
-    """A score typed on the table's phone by one side. It counts once the other side confirms it (or, when the
-    night does not ask for confirmation, at once). Two different scores from the two sides are a dispute for the
-    keeper, never settled silently. At a table of three (`seat_points`) each player is a side of their own: a
-    score one player typed counts once another confirms it."""
-    table = game.table
-    if game.three != (seat_points is not None):
-        raise ValidationError(
-            {"__all__": f"Table {table} has {'three' if game.three else 'four'} players: reload the page."}
-        )
+def draft_store(game: Game, totals: Totals) -> Submission:
+    """A score typed on the table's phone by one side (`totals.side`). It counts once the other side confirms it
+    (or, when the night does not ask for confirmation, at once). Two different scores from the two sides are a
+    dispute for the keeper, never settled silently. At a table of three (`seat_points`) each player is a side of
+    their own: a score one player typed counts once another confirms it.
+
+    A draft is the score, its side, its key and `sure`: a phone says nothing of hands played, versions or
+    corrections."""
+    table, side = game.table, totals.side
+    ns_points, ew_points, seat_points = totals.ns_points, totals.ew_points, totals.seat_points
+    last_hand_winner = totals.last_hand_winner
+    _check_shape(game, totals)
     if seat_points is not None:
         if side not in three.THREE_SEATS:
             raise ValidationError({"side": "Say who you are."})
-        seat_points = _check_three(game, seat_points, None, last_hand_winner, sure)
+        seat_points = _check_three(game, seat_points, None, last_hand_winner, totals.sure)
     else:
         if side not in SIDES:
             raise ValidationError({"side": "Say which side you are: N–S or E–W."})
-        _check_totals(game, ns_points, ew_points, None, sure, last_hand_winner)
+        _check_totals(game, ns_points, ew_points, None, totals.sure, last_hand_winner)
     result = result_locked(game)
     if result is not None and result.status == TableResult.Status.FINAL:
         raise ValidationError(
             {"__all__": f"Table {table}'s score is in: {result.score_text}. Ask the keeper to change it."}
         )
     if not game.confirm_results:
-        return _totals_stored(
-            game,
-            result,
+        typed = Totals(
             ns_points=ns_points,
             ew_points=ew_points,
             seat_points=seat_points,
             last_hand_winner=last_hand_winner,
+            sure=totals.sure,
             expected_version=result.version if result else None,
-            role=Submission.Role.TABLE,
-            key=key,
+            key=totals.key,
             side=side,
-            sure=sure,
-        )[1]
+        )
+        return _totals_stored(game, result, typed, role=Submission.Role.TABLE)[1]
     waiting = list(
         Submission.objects.select_for_update().filter(
             round_id=game.round_id, table=table, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
@@ -401,7 +393,7 @@ def draft_store(
         seat_points=seat_points,
         last_hand_winner=last_hand_winner or "",
         status=Submission.Status.DRAFT,
-        key=key or Submission.new_key(),
+        key=totals.key or Submission.new_key(),
     )
     if other:
         theirs = other[-1]
@@ -418,19 +410,16 @@ def draft_store(
 
 def _apply_draft(game: Game, draft: Submission, *, confirmed_by: str) -> TableResult:
     result = result_locked(game)
-    stored, _ = _totals_stored(
-        game,
-        result,
+    typed = Totals(
         ns_points=draft.ns_points,
         ew_points=draft.ew_points,
         seat_points=draft.seat_points,
         last_hand_winner=draft.last_hand_winner or None,
-        expected_version=result.version if result else None,
-        role=Submission.Role.TABLE,
-        side=draft.side,
-        confirmed_by=confirmed_by,
         sure=True,  # the side that typed it was asked already, and the other side has checked it
+        expected_version=result.version if result else None,
+        side=draft.side,
     )
+    stored, _ = _totals_stored(game, result, typed, role=Submission.Role.TABLE, confirmed_by=confirmed_by)
     Submission.objects.filter(pk=draft.pk).update(status=Submission.Status.CONFIRMED, confirmed_by=confirmed_by)
     return stored
 

@@ -251,13 +251,47 @@ def draw(seed: int) -> Metric:
     return Metric("draw", "a draw by the app", lambda t: random.Random(seeds.standings_draw(seed, t.player)).random())
 
 
+def _unknown(keys: Sequence[str]) -> list[str]:
+    return [key for key in keys if key not in METRICS]
+
+
+def chain_refusal(keys: Sequence[str]) -> str | None:
+    """Why a tie-break chain as the organizer wrote it (its keys, in order) cannot be: its first unknown link, said
+    beside the field; None when every link is known (an empty chain is the night's usual one: `night_chain`)."""
+    unknown = _unknown(keys)
+    return f"Unknown tie-break {unknown[0]!r}: use {', '.join(METRICS)}." if unknown else None
+
+
 def chain_from(keys: Sequence[str], *, draw_seed: int | None = None) -> tuple[Metric, ...]:
     """The organizer's ordered tie-break chain from metric keys (unknown keys are refused), with the draw last."""
-    unknown = [key for key in keys if key not in METRICS]
+    unknown = _unknown(keys)
     if unknown or not keys:
         raise ValueError(f"Unknown tie-breaks: {', '.join(unknown) or 'none given'}.")
     chain = tuple(METRICS[key] for key in dict.fromkeys(keys))
     return (*chain, draw(draw_seed)) if draw_seed is not None else chain
+
+
+def night_chain(
+    keys: Sequence[str], *, wins_first: bool = False, rank_by: str = "total", draw_seed: int | None = None
+) -> tuple[Metric, ...]:
+    """A night's tie-break chain: the organizer's order (`keys`), or without one the usual chain for the night's
+    movement and ranking (`rank_by`: "total", "average", "clubs"); the app's draw last when there is a `draw_seed`.
+
+    A winners-stay night (`wins_first`) crowns the player with the most wins: games won come first whatever order
+    the organizer gives the rest."""
+    if keys and wins_first:
+        keys = ["wins", *(key for key in keys if key != "wins")]
+    if not keys:
+        if wins_first:
+            usual = WINS_FIRST
+        elif rank_by == "average":
+            usual = AVERAGE_FIRST
+        elif rank_by == "clubs":
+            usual = CLUB_CHAIN
+        else:
+            usual = DEFAULT_CHAIN
+        keys = [metric.key for metric in usual]
+    return chain_from(keys, draw_seed=draw_seed)
 
 
 def add_up(

@@ -29,7 +29,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-THREE_SEATS: tuple[str, ...] = ("N", "E", "S")
+from .seats import THREE_SEATS as THREE_SEATS
+
 TRICKS = 5
 # "Who won the last hand?" at a tie between the top two, when the answer is both (they defended it) or neither.
 DRAWN = "draw"

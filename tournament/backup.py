@@ -29,7 +29,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from scoring import rules, three
 from scoring.ending import GameEnd, ending, three_totals_fault
 from scoring.models import Hand, Submission, TableLink, TableResult
-from scoring.seats import HEAD_TABLE, SEATS
+from scoring.seats import HEAD_TABLE, SEATS, is_three
 from scoring.services import result_extras_refresh
 from scoring.three import THREE_SEATS
 
@@ -792,7 +792,7 @@ def _check_seats(
             raise _fail(where, f"{_of(players[key])} has two seats in this game.")
         tables[table].add(seat)
         seated.add(key)
-    small = {table for table, seats in tables.items() if threes and seats == set(THREE_SEATS)}
+    small = {table for table, seats in tables.items() if threes and is_three(seats)}
     for table, seats in sorted(tables.items()):
         if len(seats) != len(SEATS) and table not in small:
             also = " (or three, N, E and S, on a night with tables of three)" if threes else ""

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -27,6 +28,7 @@ from django.utils import timezone
 
 from scoring import rules
 from scoring import services as record
+from scoring.entry import Totals
 from scoring.models import Submission, TableResult
 from scoring.seats import HEAD_TABLE, SIDE_NAMES, other_side, side_of
 from scoring.three import THREE_SEATS
@@ -696,55 +698,39 @@ def _after_score(round_: Round) -> None:
     _advance_if_all_in(round_)
 
 
+def _typed(totals: Totals | None, typed: dict[str, Any]) -> Totals:
+    """The entry as typed: a form's `totals()`, or `Totals`'s fields given as keywords (a script, a test)."""
+    if totals is None:
+        return Totals(**typed)
+    if typed:
+        raise TypeError(f"Give the totals once: as `totals` or as {', '.join(typed)}, not both.")
+    return totals
+
+
 @transaction.atomic
 def table_result_submit(
     *,
     round_: Round,
     table: int,
-    ns_points: int = 0,
-    ew_points: int = 0,
-    seat_points: dict[str, int] | None = None,
-    last_hand_winner: str | None = None,
-    hands_played: int | None = None,
-    expected_version: int | None = None,
+    totals: Totals | None = None,
     user=None,
     role: str = Submission.Role.ORGANIZER,
-    key: str | None = None,
-    reason: str = "",
-    side: str = "",
-    confirmed_by: str = "",
     drawn_for: int | None = None,
-    take_over: bool = False,
-    sure: bool = False,
+    **typed: Any,
 ) -> TableResult:
     """Record one table's game from its two totals (the keeper's desk, the organizer's form, a paper sheet), or
-    at a table of three from its three players' points (`seat_points`, N, E and S).
+    at a table of three from its three players' points (`seat_points`, N, E and S): `totals`, or its fields.
 
     See `scoring.services.total_store`. After the game is closed a change is a correction: it needs a `reason`,
     and the seating already played stays. `take_over`: the keeper replaces a table's hand-by-hand entry.
     """
-    reason = " ".join(reason.split())
-    round_ = _lock_for_scores(round_, correction=bool(reason), drawn_for=drawn_for)
-    if _earlier_post(round_, table, key):  # checked under the lock: a double post waits here
+    totals = _typed(totals, typed)
+    totals = replace(totals, reason=" ".join(totals.reason.split()))
+    round_ = _lock_for_scores(round_, correction=bool(totals.reason), drawn_for=drawn_for)
+    if _earlier_post(round_, table, totals.key):  # checked under the lock: a double post waits here
         return TableResult.objects.get(round=round_, table=table)  # the same form, posted again
     game = _table(round_, table)
-    result = record.total_store(
-        game,
-        ns_points=ns_points,
-        ew_points=ew_points,
-        seat_points=seat_points,
-        last_hand_winner=last_hand_winner,
-        hands_played=hands_played,
-        expected_version=expected_version,
-        user=user,
-        role=role,
-        key=key,
-        reason=reason,
-        side=side,
-        confirmed_by=confirmed_by,
-        take_over=take_over,
-        sure=sure,
-    )
+    result = record.total_store(game, totals, user=user, role=role)
     if round_.status == Status.CLOSED:
         Night.touch(round_.night_id)
     else:
@@ -757,38 +743,27 @@ def table_draft_submit(
     *,
     round_: Round,
     table: int,
-    ns_points: int = 0,
-    ew_points: int = 0,
-    seat_points: dict[str, int] | None = None,
-    side: str = "",
+    totals: Totals | None = None,
     code: str = "",
-    last_hand_winner: str | None = None,
-    key: str | None = None,
     drawn_for: int | None = None,
-    sure: bool = False,
+    **typed: Any,
 ) -> Submission:
-    """A score typed on the table's phone by one side (see `scoring.services.draft_store`).
+    """A score typed on the table's phone by one side (see `scoring.services.draft_store`): `totals`, or its
+    fields.
 
     Where the night asks for confirmation the side proves itself with a `code` from its own tally cards (its side
     is the code's); otherwise it says its `side`. `drawn_for` is the game the phone's page was drawn for: an action
     for another game is refused (likewise below).
     """
+    totals = _typed(totals, typed)
     round_ = _lock_for_scores(round_, drawn_for=drawn_for)
-    if earlier := _earlier_post(round_, table, key):
+    if earlier := _earlier_post(round_, table, totals.key):
         return earlier
     game = _table(round_, table)
     if round_.night.confirm_results:  # at a table of three each player is a side of their own
         side, _ = _code_side(round_, table, code, field="code", seat=game.three)
-    draft = record.draft_store(
-        game,
-        side=side,
-        ns_points=ns_points,
-        ew_points=ew_points,
-        seat_points=seat_points,
-        last_hand_winner=last_hand_winner,
-        key=key,
-        sure=sure,
-    )
+        totals = replace(totals, side=side)
+    draft = record.draft_store(game, totals)
     _after_score(round_)
     return draft
 

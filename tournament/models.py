@@ -20,7 +20,7 @@ from scoring.ending import GameEnd
 from scoring.prizes import PRIZES, parse_eligibility, valid_prize
 from scoring.rules import PRESET_LABELS, STANDARD, TIE_RULES
 from scoring.seats import SEAT_CHOICES
-from scoring.standings import METRICS
+from scoring.standings import chain_refusal
 
 from .engine import money
 from .engine.wishes import Wishes, parse_groups
@@ -318,8 +318,8 @@ class Night(models.Model):
 
     def clean(self):
         errors = {}
-        if unknown := [key for key in self.tie_keys if key not in METRICS]:
-            errors["tie_chain"] = f"Unknown tie-break {unknown[0]!r}: use {', '.join(METRICS)}."
+        if refusal := chain_refusal(self.tie_keys):
+            errors["tie_chain"] = refusal
         if refusal := prizes_refusal(self.prize_keys):
             errors["prizes"] = refusal
         try:  # a backup's prize money is read as the Money page reads it, or refused

@@ -8,6 +8,7 @@ from django import forms
 from django.forms.boundfield import BoundField
 
 from scoring import rules
+from scoring.entry import Totals
 from scoring.models import Season
 from scoring.seats import SEAT_NAMES
 from scoring.three import DRAWN, THREE_SEATS
@@ -44,12 +45,25 @@ class PointBoxes:
             self.add_error(None, errors.pop("key"))  # type: ignore[attr-defined]
         return data
 
-    def points(self) -> dict:
-        """The totals as the game's life takes them (after is_valid): two sides', or `seat_points`."""
+    def totals(self) -> Totals:
+        """The entry as the game's life takes it (after is_valid): two sides' totals, or `seat_points`, with what
+        this form says of them (its version, one-time key, a correction's reason, "take over", the side)."""
         data = self.cleaned_data
         if self.three:
-            return {"seat_points": {seat: data[f"{seat.lower()}_points"] for seat in THREE_SEATS}}
-        return {"ns_points": data["ns_points"], "ew_points": data["ew_points"]}
+            points: dict = {"seat_points": {seat: data[f"{seat.lower()}_points"] for seat in THREE_SEATS}}
+        else:
+            points = {"ns_points": data["ns_points"], "ew_points": data["ew_points"]}
+        return Totals(
+            **points,
+            last_hand_winner=data["last_hand_winner"] or None,
+            hands_played=data.get("hands_played"),
+            sure=data["sure"],
+            expected_version=data.get("version"),
+            key=data.get("key"),
+            reason=data.get("reason", ""),
+            take_over=data.get("take_over", False),
+            side=data.get("side", ""),
+        )
 
 
 def _boxes(form: forms.Form, three: dict[str, str] | None) -> None:

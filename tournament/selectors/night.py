@@ -38,7 +38,7 @@ class TableView:
     @property
     def three(self) -> bool:
         """A table of three (three-handed: each player for themselves)."""
-        return len(self.seats) == 3 and is_three(self.seats)
+        return is_three(self.seats)
 
     @property
     def winner_name(self) -> str:
@@ -212,6 +212,9 @@ def seat_finder(round_: Round) -> list[SeatFinder]:
     """Everyone in the round, alphabetically, with their table, seat and partner."""
     seatings = list(Seating.objects.filter(round=round_).select_related("player").annotate(entry_name=entry_name()))
     by_place = {(s.table, s.seat): s.entry_name for s in seatings}
+    taken: dict[int, set[str]] = {}
+    for s in seatings:
+        taken.setdefault(s.table, set()).add(s.seat)
     lines = [
         SeatFinder(
             name=s.entry_name,
@@ -219,7 +222,7 @@ def seat_finder(round_: Round) -> list[SeatFinder]:
             seat=s.seat,
             seat_name=SEAT_NAMES[s.seat],
             # A table of three (no West) has no partners: each hand's caller plays alone against the other two.
-            partner=by_place[(s.table, PARTNER_SEAT[s.seat])] if (s.table, "W") in by_place else "",
+            partner="" if is_three(taken[s.table]) else by_place[(s.table, PARTNER_SEAT[s.seat])],
         )
         for s in seatings
         if not s.player.house

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from scoring.seats import PARTNER_SEAT, SEAT_NAMES
+from scoring.seats import PARTNER_SEAT, SEAT_NAMES, SEATS, is_three
 
 from ..models import Bye, Entry, Night, Round, Seating, entry_name
 from .night import PlayerPlace, Room, SeatFinder, card_field, room, stamp_of
@@ -112,8 +112,7 @@ def read_phone_room(night_id: int) -> PhoneRoom | None:
         if mine is None:
             return SeatFinder(name, 0, "", "sits out this game", "") if player in byes[round_.pk] else None
         table, seat = mine
-        # A table of three (no West) has no partners.
-        three = (round_.pk, table, "W") not in names
+        three = is_three(s for s in SEATS if (round_.pk, table, s) in names)  # no partners
         partner = "" if three else names.get((round_.pk, table, PARTNER_SEAT[seat]), "")
         return SeatFinder(name, table, seat, SEAT_NAMES[seat], partner)
 

@@ -17,12 +17,12 @@ from tournament.models import Night, Round, Seating
 from .standings import (
     NightRows,
     _bonus_possible,
-    _bye_credit,
     _fetch,
     _lines,
     _read_byes,
     _read_entries,
     _tallies,
+    bye_rule,
     read_nights,
     standings_of,
 )
@@ -87,9 +87,10 @@ def _summed_totals(rows: NightRows, sums: dict[int, tuple[int, int]]) -> dict[in
     for player, (games, points) in sums.items():
         if player in rows.players:
             totals[player] = [points, games]
+    rule = bye_rule(rows.night)
     for player, _ in rows.byes:
         line = totals.setdefault(player, [0, 0])
-        line[0] += _bye_credit(rows.night, line[0], line[1], 0, 0)
+        line[0] += rule.worth(line[0], line[1], 0, 0)
         line[1] += 1
     return {player: total for player, (total, _) in totals.items()}
 

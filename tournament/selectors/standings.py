@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import functools
 import json
-import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import NamedTuple
 
 from django.db import connections
 
-from scoring import prizes, rules
+from scoring import prizes, rules, tallies
 from scoring import standings as standings_core
 from scoring.models import Hand, TableResult, extras_of
-from scoring.three import THREE_SEATS, best_other
+from scoring.seats import is_three
 from tournament.engine.types import PARTNER_SEAT
 from tournament.models import Bye, Draw, Entry, Night, Round, Seating
 
@@ -105,23 +103,14 @@ class AwardRow:
 
 
 def night_chain(night: Night) -> tuple[standings_core.Metric, ...]:
-    """The night's tie-break chain: the organizer's order, or the movement's usual one; a draw last if asked.
-
-    A winners-stay night crowns the player with the most wins: games won come first whatever order the organizer
-    gives the rest."""
-    keys = night.tie_keys
-    if keys and night.movement == "winners-stay":
-        keys = ["wins", *(key for key in keys if key != "wins")]
-    if not keys:
-        if night.movement == "winners-stay":
-            keys = [m.key for m in standings_core.WINS_FIRST]
-        elif night.rank_by == "average":
-            keys = [m.key for m in standings_core.AVERAGE_FIRST]
-        elif night.rank_by == "clubs":
-            keys = [m.key for m in standings_core.CLUB_CHAIN]
-        else:
-            keys = [m.key for m in standings_core.DEFAULT_CHAIN]
-    return standings_core.chain_from(keys, draw_seed=(night.seed or 0) if night.final_draw else None)
+    """The night's tie-break chain (`scoring.standings.night_chain`): the organizer's order, or the movement's
+    usual one; a draw last if asked."""
+    return standings_core.night_chain(
+        night.tie_keys,
+        wins_first=night.movement == Night.Movement.WINNERS_STAY,
+        rank_by=night.rank_by,
+        draw_seed=(night.seed or 0) if night.final_draw else None,
+    )
 
 
 BYE_NOTES = {
@@ -350,191 +339,24 @@ def _read_byes(rows: dict[int, NightRows]) -> None:
             rows[night_id].byes.append((player_id, number))
 
 
-def _half_up(value: float) -> int:
-    return math.floor(value + 0.5)
+def bye_rule(night: Night) -> tallies.ByeRule:
+    """What a bye adds to a tally on this night (`scoring.tallies.ByeRule`)."""
+    return tallies.ByeRule(night.bye_credit, night.bye_points)
 
 
-@dataclass(slots=True)
-class _Line:
-    """One tally line before names are put to it: GameTally's fields, so `add_up` takes it as it is, then where the
-    player sat and with whom, by player id."""
-
-    player: int
-    round: int
-    points: int  # the tally: the team's score and any personal bonus, or the bye credit
-    conceded: int
-    won: bool
-    loners_made: int
-    loners_tried: int
-    euchres: int
-    marches: int
-    bye: bool
-    table: int
-    seat: str
-    partner: int | None
-    opponents: tuple[int, ...]
-    team_points: int
-    extras: rules.Extras
-
-
-# seat -> its side, the partner's seat, the opponents' seats
-_SEATS = {
-    seat: (rules.side_of(seat), PARTNER_SEAT[seat], rules.SEATS_OF[rules.other(rules.side_of(seat))]) for seat in "NESW"
-}
-
-
-# (player, game, table, seat, tally, team points, conceded, won, extras)
-_SeatTally = tuple[int, int, int, str, int, int, int, bool, rules.Extras]
-
-
-def _seat_tallies(rows: NightRows) -> Iterator[_SeatTally]:
-    """Each seat of each closed game held by a player with a tally, as what the game adds to that tally:
-    (player, game, table, seat, tally, team's points, conceded, won, extras).
-
-    The one place a game's points and a personal bonus become a player's tally (`_lines` and `_tallies` read it).
-    """
-    players = rows.players
-    results = rows.results
-    all_extras = rows.extras
-    no_extras = rules.NO_EXTRAS
-    for key, seats in rows.seats.items():
-        result = results.get(key)
-        if result is None:
-            continue
-        ns, ew, winner = result
-        number, table = key
-        extras = all_extras.get(key)
-        three = rows.threes.get(key)
-        for seat, player in seats.items():
-            if player not in players:
-                continue
-            if three is not None:  # each player's own points; "conceded": the better of the other two's
-                points, conceded, won = three.get(seat, 0), best_other(three, seat), winner == seat
-            elif seat in _NORTH_SOUTH:
-                points, conceded, won = ns, ew, winner == "NS"
-            else:
-                points, conceded, won = ew, ns, winner == "EW"
-            earned = extras.get(seat, no_extras) if extras else no_extras
-            yield player, number, table, seat, points + earned.bonus, points, conceded, won, earned
-
-
-_NORTH_SOUTH = frozenset(rules.SEATS_OF["NS"])
 # What a tally card says in the partner column for a game at a table of three.
 THREE_HANDED = "three-handed"
-_THREE_OPPONENTS: dict[str, tuple[str, str]] = {
-    seat: tuple(other for other in THREE_SEATS if other != seat)  # type: ignore[misc]
-    for seat in THREE_SEATS
-}
 
 
-def _bye_credit(night: Night, own_total: int, own_count: int, game_total: int, game_count: int) -> int:
-    """What a bye adds to a tally: nothing, a fixed number, the player's own average per tally line so far, or the
-    average tally of that game's players."""
-    credit = night.bye_credit
-    if credit == "fixed":
-        return night.bye_points
-    if credit == "own_average":
-        return _half_up(own_total / own_count) if own_count else 0
-    if credit == "round_average":
-        return _half_up(game_total / game_count) if game_count else 0
-    return 0
-
-
-class _Tally(NamedTuple):
-    """One tally line as the totals read it (`standings.add_up`'s Tally): a game's or a bye's."""
-
-    player: int
-    round: int
-    points: int
-    conceded: int
-    won: bool
-    loners_made: int
-    loners_tried: int
-    euchres: int
-    marches: int
-    bye: bool
-
-
-def _games_then_byes(rows: NightRows) -> Iterator[tuple[_SeatTally | None, tuple[int, int, int] | None]]:
-    """Every tally line's source, in the order their worth is worked out: each seat of each closed game as
-    `_seat_tallies` gives it, then each bye as (player, game, credit).
-
-    A bye's credit comes from the player's lines before it (a bye's credit joining them in turn) and from that game's
-    tallies: the one place a bye's worth is worked out, for the cards and for the totals alike.
-    """
-    night = rows.night
-    points_of: dict[int, list[int]] = {player: [] for player in rows.players}
-    by_round: dict[int, list[int]] = {}
-    for seat_tally in _seat_tallies(rows):
-        player, number, tally = seat_tally[0], seat_tally[1], seat_tally[4]
-        points_of[player].append(tally)
-        by_round.setdefault(number, []).append(tally)
-        yield seat_tally, None
-    for player, number in rows.byes:
-        own = points_of[player]
-        game = by_round.get(number, ())
-        credit = _bye_credit(night, sum(own), len(own), sum(game), len(game))
-        own.append(credit)
-        yield None, (player, number, credit)
-
-
-def _lines(rows: NightRows) -> dict[int, list[_Line]]:
+def _lines(rows: NightRows) -> dict[int, list[tallies.TallyLine]]:
     """Every player's tally lines for one night's closed games and byes, in game order: what the cards show."""
-    no_extras = rules.NO_EXTRAS
-    played: dict[int, list[_Line]] = {player: [] for player in rows.players}
-    for seat_tally, bye in _games_then_byes(rows):
-        if seat_tally is not None:
-            player, number, table, seat, tally, points, conceded, won, earned = seat_tally
-            seats = rows.seats[(number, table)]
-            _, partner, opponents = _SEATS[seat]
-            if (number, table) in rows.threes:  # no partner at a table of three: the other two are opponents
-                partner, opponents = "", _THREE_OPPONENTS[seat]
-            sat_with, sat_against = seats.get(partner), tuple(seats[s] for s in opponents if s in seats)
-            line = _Line(
-                player,
-                number,
-                tally,
-                conceded,
-                won,
-                earned.loners_made,
-                earned.loners_tried,
-                earned.euchres,
-                earned.marches,
-                False,
-                table,
-                seat,
-                sat_with,
-                sat_against,
-                points,
-                earned,
-            )
-        elif bye is not None:
-            player, number, credit = bye
-            line = _Line(player, number, credit, 0, False, 0, 0, 0, 0, True, 0, "", None, (), credit, no_extras)
-        played[player].append(line)
-    for player_lines in played.values():
-        player_lines.sort(key=lambda line: (line.round, line.table))
-    return played
-
-
-def _tally_lines(rows: NightRows) -> Iterator[_Tally]:
-    """The same lines as `_lines`, with only what the totals read (the standings need no partners or order)."""
-    for seat_tally, bye in _games_then_byes(rows):
-        if seat_tally is not None:
-            player, number, _, _, tally, _, conceded, won, earned = seat_tally
-            made, tried, euchres, marches = earned.loners_made, earned.loners_tried, earned.euchres, earned.marches
-            yield _Tally(player, number, tally, conceded, won, made, tried, euchres, marches, False)
-        elif bye is not None:
-            player, number, credit = bye
-            yield _Tally(player, number, credit, 0, False, 0, 0, 0, 0, True)
+    return tallies.lines_by_player(rows, bye_rule(rows.night))
 
 
 def _tallies(rows: NightRows) -> dict[int, standings_core.PlayerTotals]:
-    """Every player's night totals: `standings.add_up` of their tally lines, the one tally arithmetic there is.
-
-    Players with a tally but no game or bye yet are there with zeros.
-    """
-    return standings_core.add_up(_tally_lines(rows), sorted(rows.players), _numbers(rows))
+    """Every player's night totals (`scoring.tallies.night_totals`). Players with a tally but no game or bye yet
+    are there with zeros."""
+    return tallies.night_totals(rows, bye_rule(rows.night), _numbers(rows))
 
 
 def _numbers(rows: NightRows) -> dict[int, int]:
@@ -549,21 +371,6 @@ def _numbers(rows: NightRows) -> dict[int, int]:
     for card, player in sorted(rows.cards.items()):
         numbers.setdefault(player, card)
     return numbers
-
-
-def _meetings(rows: NightRows) -> list[standings_core.Meeting]:
-    """Each closed game's two sides (players with a tally), for head-to-head."""
-    meetings = []
-    for key, seats in rows.seats.items():
-        result = rows.results.get(key)
-        if result is None or key in rows.threes:  # head-to-head compares sides: a table of three has none
-            continue
-        ns, ew, winner = result
-        sides = tuple(
-            tuple(p for s in rules.SEATS_OF[side] if (p := seats.get(s)) in rows.players) for side in ("NS", "EW")
-        )
-        meetings.append(standings_core.Meeting(sides, (ns, ew), 0 if winner == "NS" else 1))  # type: ignore[arg-type]
-    return meetings
 
 
 def game_lines(night: Night) -> dict[int, list[GameLine]]:
@@ -584,9 +391,7 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
                     round=line.round,
                     table=line.table,
                     seat=line.seat,
-                    partner=rows.names.get(line.partner, "")
-                    if line.partner
-                    else (THREE_HANDED if (line.round, line.table) in rows.threes else ""),
+                    partner=rows.names.get(line.partner, "") if line.partner else (THREE_HANDED if line.three else ""),
                     opponents=tuple(rows.names.get(p, "?") for p in line.opponents),
                     points=line.team_points,
                     conceded=line.conceded,
@@ -631,7 +436,7 @@ def seated_games(night: Night) -> dict[int, list[GameSeat]]:
         tables.setdefault((number, table), {})[seat] = player
     seated: dict[int, list[GameSeat]] = {}
     for (number, table), seats in tables.items():
-        three = "W" not in seats  # a table of three: no partners
+        three = is_three(seats)  # no partners
         for seat, player in seats.items():
             holder = known.plays_for.get(player, player)
             if holder not in known.players:
@@ -656,7 +461,7 @@ def standings_of(rows: NightRows) -> NightStandings:
     names = rows.names
     rounds_closed = max((max(row.per_round) for row in totals.values() if row.per_round), default=0)
     chain = night_chain(night)
-    meetings = _meetings(rows) if any(metric.among for metric in chain) else ()
+    meetings = tallies.meetings(rows) if any(metric.among for metric in chain) else ()
     ranked = standings_core.rank(totals.values(), chain, meetings)
     columns = [metric for metric in chain if metric.key in standings_core.COLUMNS]
     rows_out = [

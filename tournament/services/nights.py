@@ -18,7 +18,7 @@ from scoring import names, seeds
 from scoring import services as score_services
 from scoring.models import TableResult
 from scoring.rules import PRESET_TARGETS, PRESETS, STANDARD, Ruleset, ScoringError
-from scoring.seats import HEAD_TABLE
+from scoring.seats import HEAD_TABLE, is_three
 
 from ..engine import money
 from ..models import (
@@ -323,7 +323,7 @@ def scoring_game(round_: Round, table: int, *, night: Night | None = None) -> sc
         confirm_results=night.confirm_results,
         # A table of three (only a night that seats them asks): one statement.
         three=night.fill == Night.Fill.THREES
-        and not Seating.objects.filter(round=round_, table=table, seat="W").exists(),
+        and is_three(Seating.objects.filter(round=round_, table=table).values_list("seat", flat=True)),
     )
 
 

@@ -117,21 +117,9 @@ def desk_save(request, night_id: int, number: int, table: int):
     form = _form(row, round_, data=request.POST)
     saved = False
     if form.is_valid():
-        data = form.cleaned_data
         try:
             game.table_result_submit(
-                round_=round_,
-                table=table,
-                **form.points(),
-                last_hand_winner=data["last_hand_winner"] or None,
-                hands_played=data.get("hands_played"),
-                expected_version=data["version"],
-                user=request.user,
-                role=_role(request.user),
-                key=data["key"],
-                reason=data.get("reason", ""),
-                take_over=data["take_over"],
-                sure=data["sure"],
+                round_=round_, table=table, totals=form.totals(), user=request.user, role=_role(request.user)
             )
             saved = True
         except ValidationError as error:

@@ -29,17 +29,8 @@ def table_score(request, night_id: int, number: int, table: int):
     form = score_form(view, data=request.POST)
     saved = False
     if form.is_valid():
-        data = form.cleaned_data
         try:
-            game.table_result_submit(
-                round_=round_,
-                table=table,
-                **form.points(),
-                last_hand_winner=data["last_hand_winner"] or None,
-                expected_version=data["version"],
-                user=request.user,
-                sure=data["sure"],
-            )
+            game.table_result_submit(round_=round_, table=table, totals=form.totals(), user=request.user)
             saved = True
         except ValidationError as error:
             apply_errors(form, error)

@@ -106,7 +106,7 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
     if round_ is not None and request.method == "POST":
         round_.refresh_from_db()  # the score may have moved the game (the last table in closes it)
     seats = _seats(round_, link.table) if round_ else {}
-    three = len(seats) == 3 and is_three(seats)  # a table of three: each player's own points
+    three = is_three(seats)  # a table of three: each player's own points
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
     waiting = (
         list(
@@ -161,18 +161,13 @@ def link_submit(request, token: str):
     link, round_ = _resolve(request, token)
     form = TableScoreForm(request.POST, confirm=link.night.confirm_results, three=_three(link, round_))
     if form.is_valid() and round_ is not None:
-        data = form.cleaned_data
         try:
             game.table_draft_submit(
                 round_=round_,
                 table=link.table,
-                side=data.get("side", ""),
-                code=data.get("code", ""),
-                **form.points(),
-                last_hand_winner=data["last_hand_winner"] or None,
-                key=data["key"],
+                totals=form.totals(),
+                code=form.cleaned_data.get("code", ""),
                 drawn_for=_drawn_for(request),
-                sure=data["sure"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -224,7 +219,7 @@ def _three(link: TableLink, round_: Round | None) -> dict[str, str] | None:
     if round_ is None:
         return None
     seats = _seats(round_, link.table)
-    return seats if len(seats) == 3 and is_three(seats) else None
+    return seats if is_three(seats) else None
 
 
 def _hand_round(link: TableLink, round_: Round | None) -> Round:
