@@ -1,16 +1,19 @@
 """The backup declared once (#32, part 2, item 1): every field of every model is carried by a codec or left out
-with its reason, and a night is written in the same number of queries whatever its size."""
+with its reason, a night is written in the same number of queries whatever its size, and a game's winner is checked
+by the rules the scoring services decide it by."""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 import pytest
 from django.apps import apps
 
+from tests.tournament.test_backup_refusals import refused, signed
 from tournament import backup, services
 from tournament.backup import schema
-from tournament.models import Entry, Player
+from tournament.models import Entry, Night, Player
 from tournament.rehearsal import simulate
 
 
@@ -86,3 +89,47 @@ def test_a_night_is_written_in_the_same_number_of_queries_whatever_its_size(djan
         sizes.append(sum(len(result["hands"]) for game in data["rounds"] for result in game["results"]))
     assert Entry.objects.filter(night=big).count() > 2 * Entry.objects.filter(night=small).count()
     assert sizes[1] > 3 * sizes[0]
+
+
+# ---- a game's winner, checked by the rules the scoring services decide it by -------------------------------------
+
+
+def _edited(night, change) -> bytes:
+    data = json.loads(backup.night_backup_bytes(night))
+    Night.objects.filter(pk=night.pk).delete()
+    change(data)
+    return signed(data)
+
+
+@pytest.mark.django_db
+def test_a_game_played_to_the_target_given_to_the_other_side_is_refused():
+    night = simulate(players=8, rounds=1, seed=3, target=5, head_table=False, name="To five")
+
+    def other_side(data):
+        result = next(r for r in data["rounds"][0]["results"] if max(r["ns"], r["ew"]) >= 5)
+        result["winner"] = "EW" if result["winner"] == "NS" else "NS"
+
+    refused(_edited(night, other_side), "reached 5 with the last hand: the game is theirs.")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("fewest", "the game goes to the most points"),
+        ("tie_break", "a tie at the top says how it was decided (“tie_break”), and only a tie does."),
+    ],
+)
+def test_a_table_of_three_won_otherwise_than_the_desk_decides_is_refused(change, words):
+    night = simulate(players=13, rounds=1, seed=5, fill="threes", name="Threes")
+
+    def edit(data):
+        result = next(
+            r for r in data["rounds"][0]["results"] if r["seat_points"] and len(set(r["seat_points"].values())) == 3
+        )
+        if change == "fewest":
+            result["winner"] = min(result["seat_points"], key=result["seat_points"].get)
+        else:
+            result["tie_break"] = "draw"
+
+    refused(_edited(night, edit), words)

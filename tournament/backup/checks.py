@@ -595,15 +595,25 @@ def _check_result(item: Any, where: str, night: Night, ruleset: rules.Ruleset, s
             raise fail(where, f"its hands add up to {made[0]}–{made[1]}, not {ns}–{ew}.")
         if result.hands_played != len(hands):
             raise fail(where, f"“hands_played” is {_shown(result.hands_played)}, yet {len(hands)} hands are listed.")
-        if (side := end.reached(ns, ew, went_to)) is not None:
-            if result.winner != side or result.tie_break:  # the side that won it at the target (on offense, the bid)
-                raise fail(where, f"{side} reached {end.target} with the last hand: the game is theirs.")
-            return result
-    if ns != ew and (result.winner != ("NS" if ns > ew else "EW") or result.tie_break):
-        raise fail(where, f"a game of {ns}–{ew} is won by {'NS' if ns > ew else 'EW'}, with no “tie_break”.")
-    if ns == ew and not result.tie_break:
-        raise fail(where, f"a tied game ({ns}–{ew}) says how it was decided (“tie_break”).")
-    return result
+        _check_hands_winner(result, where, end, ruleset, went_to)
+        return result
+
+
+def _check_hands_winner(
+    result: TableResult, where: str, end: GameEnd, ruleset: rules.Ruleset, went_to: str | None
+) -> None:
+    """A game entered hand by hand is won as the scoring services decide it (`scoring.ending`, from the hands): by
+    the side that reached the target with the last hand (on offense, the bid), else by the higher total; a tie
+    says how it was decided (the last hand, or the app's draw, by the night's rule of its day)."""
+    ns, ew = result.ns_points, result.ew_points
+    outcome = ending(end, ruleset, ns, ew, last_hand=went_to, from_hands=True, tie_rule="last_hand", draw_seed=0)
+    if outcome.reached is None and ns == ew:
+        if not result.tie_break:
+            raise fail(where, f"a tied game ({ns}–{ew}) says how it was decided (“tie_break”).")
+    elif (result.winner, result.tie_break) != (outcome.winner, ""):
+        if outcome.reached is not None:
+            raise fail(where, f"{outcome.reached} reached {end.target} with the last hand: the game is theirs.")
+        raise fail(where, f"a game of {ns}–{ew} is won by {outcome.winner}, with no “tie_break”.")
 
 
 def _check_typed_winner(result: TableResult, where: str, end: GameEnd, ruleset: rules.Ruleset) -> None:
@@ -642,10 +652,12 @@ def _check_three_result(result: TableResult, hands: list[Any], where: str, night
     points = _check_three_points(result.seat_points, where, result.hands_played or cap)
     if fault := three_totals_fault(night.game_end(), points):
         raise fail(where, fault)
-    top = [seat for seat in THREE_SEATS if points[seat] == max(points.values())]
-    if result.winner not in top:
+    # As the desk decides it (`scoring.three.outcome`): the most points; a tie at the top to the player named.
+    decided = three.outcome(points, tie_rule="last_hand", last_hand_winners=(str(result.winner),))
+    if decided.winner != result.winner:
+        top = [seat for seat in decided.order if points[seat] == points[decided.winner]]
         raise fail(where, f"“winner” is {_shown(result.winner)}: the game goes to the most points ({', '.join(top)}).")
-    if (len(top) > 1) != bool(result.tie_break):
+    if bool(decided.tie_break) != bool(result.tie_break):
         raise fail(where, "a tie at the top says how it was decided (“tie_break”), and only a tie does.")
     return result
 
