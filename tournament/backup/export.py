@@ -27,11 +27,11 @@ def _records(codec: Codec, night: Night, names: Names, scope: str) -> dict[Any, 
     one for each kind below it, whatever the night's size."""
     children = {child: _records(child, night, names, f"{child.parent}__{scope}") for child in codec.children}
     query = (
-        codec.model.objects.filter(**{scope: night}, **codec.where)
+        codec.model._default_manager.filter(**{scope: night}, **codec.where)
         .select_related(*(codec.field(key).name for key in codec.accounts()), *codec.related)
         .order_by(*codec.order)
     )
-    parent = codec.model._meta.get_field(codec.parent).attname if codec.parent else None
+    parent = codec.parent_column()
     found: dict[Any, list[Any]] = defaultdict(list)
     for record in query:
         row = encode(codec, record, names)

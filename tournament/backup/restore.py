@@ -1,5 +1,5 @@
 """A night's file into this installation: checked whole first (`checks`), then each codec's records made in one
-statement for the kind, whatever the night's size, and the night read as its pages read it."""
+bulk insert for the kind (batched by the database's limit on parameters), and the night read as its pages read it."""
 
 from __future__ import annotations
 
@@ -63,7 +63,8 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
     next_card = max((row["card"] for row in rows if row.get("card")), default=0)
     codes = {row["code"] for row in rows if row.get("code")}
     here = {p.name_key: p for p in Player.objects.filter(name_key__in=[row["key"] for row in rows if not row["house"]])}
-    new, pairs = [], []
+    new: list[Player] = []
+    pairs: Pairs = []
     for row in rows:
         if not row.get("card"):
             next_card += 1
@@ -74,7 +75,9 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
         key, name = row["key"], row["name"]
         if row["house"]:
             player = Player(name=name, house=True, name_key=f"house:{night.pk}:{int(key.split(':')[1])}")
-        elif (player := here.get(key)) is None:
+        elif key in here:
+            player = here[key]
+        else:
             player = Player(name=name, club_number=row.get("club_number", ""), category=row.get("category", ""))
             player.name_key = Player.key_for(name)
         if player.pk is None:
@@ -96,7 +99,7 @@ Before = dict[Codec, Callable[[Any, Any], None]]
 def _make(
     codec: Codec, groups: list[tuple[Any, Sequence[Any]]], made: Made, kept: dict[str, Pairs], before: Before
 ) -> None:
-    """The records of one kind under their parents, in one statement (and their children's, kind by kind)."""
+    """The records of one kind under their parents, in one bulk insert (and their children's, kind by kind)."""
     if codec.fills:
         _fill(codec, groups, made, kept[codec.fills])
         return
@@ -107,12 +110,12 @@ def _make(
             if codec in before:
                 before[codec](record, row)
             pairs.append((record, row))
-    codec.model.objects.bulk_create([record for record, _ in pairs])
+    codec.model._default_manager.bulk_create([record for record, _ in pairs])
     if times := auto_times(codec):  # the database set them when made: the file's moments put back
         for record, row in pairs:
             for name in times:
                 setattr(record, name, decode(codec, row, made)[name])
-        codec.model.objects.bulk_update([record for record, _ in pairs], times)
+        codec.model._default_manager.bulk_update([record for record, _ in pairs], times)
     kept[codec.key] = pairs
     for child in codec.children:
         _make(
@@ -131,7 +134,7 @@ def _fill(codec: Codec, groups: list[tuple[Any, Sequence[Any]]], made: Made, tar
         return
     model = codec.model
     first, *rest = codec.fields.values()
-    parent = model._meta.get_field(codec.parent).attname if codec.parent else None
+    parent = codec.parent_column()
     found = {(getattr(record, parent) if parent else None, getattr(record, first).pk): record for record, _ in targets}
     changed = []
     for owner, rows in groups:
@@ -142,7 +145,7 @@ def _fill(codec: Codec, groups: list[tuple[Any, Sequence[Any]]], made: Made, tar
                 setattr(record, name, value)
             changed.append(record)
     if changed:
-        model.objects.bulk_update(changed, rest)
+        model._default_manager.bulk_update(changed, rest)
 
 
 @transaction.atomic

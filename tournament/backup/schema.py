@@ -157,6 +157,14 @@ class Codec:
         assert isinstance(field, models.Field)
         return field
 
+    def parent_column(self) -> str | None:
+        """The parent's id as the records hold it (`round_id`), or None for the night's own record."""
+        if self.parent is None:
+            return None
+        field = self.model._meta.get_field(self.parent)
+        assert isinstance(field, models.Field)
+        return field.attname
+
     def carried(self) -> set[str]:
         """The model fields this kind carries, in one shape or another."""
         return {*self.fields.values(), *([self.parent] if self.parent else []), *self.elsewhere}
