@@ -9,7 +9,10 @@ from collections import defaultdict
 
 import pytest
 from django.apps import apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from scoring.models import Hand
 from tests.tournament.test_backup_refusals import refused, signed
 from tournament import backup, services
 from tournament.backup import schema
@@ -89,6 +92,23 @@ def test_a_night_is_written_in_the_same_number_of_queries_whatever_its_size(djan
         sizes.append(sum(len(result["hands"]) for game in data["rounds"] for result in game["results"]))
     assert Entry.objects.filter(night=big).count() > 2 * Entry.objects.filter(night=small).count()
     assert sizes[1] > 3 * sizes[0]
+
+
+@pytest.mark.django_db
+def test_a_night_is_restored_in_the_same_number_of_queries_whatever_its_size():
+    """Each kind is made in one bulk insert: a night of three times the hands takes no more queries (both fit in
+    one batch of SQLite's 999 parameters a statement; beyond it, a kind takes a statement a batch)."""
+    counts = []
+    for players, rounds, seed in ((8, 1, 1), (12, 2, 2)):
+        night = simulate(players=players, rounds=rounds, seed=seed, name=f"{players} players")
+        raw = backup.night_backup_bytes(night)
+        Night.objects.filter(pk=night.pk).delete()
+        with CaptureQueriesContext(connection) as queries:
+            restored = backup.night_restore(raw=raw)
+        assert backup.night_backup_bytes(restored) == raw
+        counts.append((len(queries.captured_queries), Hand.objects.filter(result__round__night=restored).count()))
+    (small, hands), (big, more_hands) = counts
+    assert big == small and more_hands >= 3 * hands
 
 
 # ---- a game's winner, checked by the rules the scoring services decide it by -------------------------------------
