@@ -1,0 +1,36 @@
+"""A whole night as one JSON file, and back: players, settings, seating, every hand, every entry and its history.
+
+The file names things the way people do (players by name, games by number, accounts by user name), never by
+database ids, so it restores into an empty or another installation and a restored night backs up to the same
+file. A checksum guards against a damaged file; the night's uid refuses a second restore of the same night.
+Restore is one transaction: refused whole, or done whole.
+
+The file's shape is said once, in `schema`: one codec per record kind, which the export (`export`), the checks
+(`checks`) and the restore (`restore`) all read.
+"""
+
+import hashlib  # noqa: F401  (the checksum is SHA-256 of `_canonical`: tests sign edited files with both)
+
+from ..models import MAX_PLAYERS
+from .export import canonical as _canonical
+from .export import night_backup_bytes, night_export
+from .restore import night_restore
+from .schema import FORMAT, READS, VERSION, legacy_reason
+
+# A night's file is a few megabytes at most (600 players, 12 games of 8 hands entered hand by hand: about 6 MB); a
+# file far larger is not a backup, and is refused before it is read into memory as JSON. A file of more players
+# than a night takes is refused too. The checks read both here.
+MAX_BYTES = 64 * 1024 * 1024
+
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "MAX_PLAYERS",
+    "READS",
+    "VERSION",
+    "_canonical",
+    "legacy_reason",
+    "night_backup_bytes",
+    "night_export",
+    "night_restore",
+]

@@ -1,0 +1,225 @@
+"""A night's file into this installation: checked whole first (`checks`), then each codec's records made in one
+bulk insert for the kind (batched by the database's limit on parameters), and the night read as its pages read it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from scoring import rules
+from scoring.models import Hand, TableResult
+from scoring.services import result_extras_refresh
+
+from .. import selectors
+from ..models import Entry, Night, PartnerWish, Player, PotLine, fresh_code
+from ..selectors.tie_draws import tie_draw_fault
+from . import checks
+from .checks import NOTHING, Carries, fail, refuse
+from .schema import HANDS, NIGHT, PARTNER_WISHES, PARTS, PLAYERS, POT_LINES, RESULTS, Codec, Made, auto_times, decode
+
+logger = logging.getLogger(__name__)
+
+Pairs = list[tuple[Any, Any]]  # each record made, with its record in the file
+
+
+def _usernames(codec: Codec, rows: Sequence[Any]) -> Iterator[str]:
+    """The accounts the file names, in the order it names them."""
+    for row in rows:
+        if isinstance(row, dict):
+            yield from (row[key] for key in codec.accounts() if row.get(key))
+            for child in codec.children:
+                yield from _usernames(child, row.get(child.key, []))
+
+
+def _accounts(data: dict[str, Any]) -> dict[str, Any]:
+    """Every account the file names: the one here of that name, or one made without a password (so it cannot log
+    in), kept for the history that names it."""
+    users = get_user_model()
+    wanted = list(
+        dict.fromkeys([*data["night"]["keepers"], *(n for c in PARTS for n in _usernames(c, _rows(data, c)))])
+    )
+    here = {user.get_username(): user for user in users.objects.filter(**{f"{users.USERNAME_FIELD}__in": wanted})}
+    new = []
+    for name in wanted:
+        if name not in here:
+            here[name] = users(**{users.USERNAME_FIELD: name})
+            here[name].set_unusable_password()
+            new.append(here[name])
+    users.objects.bulk_create(new)
+    return here
+
+
+def _rows(data: dict[str, Any], codec: Codec) -> list[Any]:
+    return data.get(codec.key, []) if codec.part_of_later else data[codec.key]
+
+
+def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
+    """The night's players, each the roster's player of that key or one new here, and their entries."""
+    # Cards and codes travel with the night; a backup from before they did gets new ones, in its order.
+    next_card = max((row["card"] for row in rows if row.get("card")), default=0)
+    codes = {row["code"] for row in rows if row.get("code")}
+    here = {p.name_key: p for p in Player.objects.filter(name_key__in=[row["key"] for row in rows if not row["house"]])}
+    new: list[Player] = []
+    pairs: Pairs = []
+    for row in rows:
+        if not row.get("card"):
+            next_card += 1
+            row = {**row, "card": next_card}
+        if not row.get("code"):
+            row = {**row, "code": fresh_code(codes)}
+            codes.add(row["code"])
+        key, name = row["key"], row["name"]
+        if row["house"]:
+            player = Player(name=name, house=True, name_key=f"house:{night.pk}:{int(key.split(':')[1])}")
+        elif key in here:
+            player = here[key]
+        else:
+            player = Player(name=name, club_number=row.get("club_number", ""), category=row.get("category", ""))
+            player.name_key = Player.key_for(name)
+        if player.pk is None:
+            new.append(player)
+        made.players[key] = player
+        # the night's players as it had them (name, category, club number), whatever the roster here says
+        pairs.append((Entry(night=night, player=player, **decode(PLAYERS, row, made)), row))
+    Player.objects.bulk_create(new)
+    for entry, row in pairs:
+        entry.player = made.players[row["key"]]
+        made.entries[row["key"]] = entry
+    Entry.objects.bulk_create([entry for entry, _ in pairs])
+    return pairs
+
+
+Before = dict[Codec, Callable[[Any, Any], None]]
+
+
+def _make(
+    codec: Codec, groups: list[tuple[Any, Sequence[Any]]], made: Made, kept: dict[str, Pairs], before: Before
+) -> None:
+    """The records of one kind under their parents, in one bulk insert (and their children's, kind by kind)."""
+    if codec.fills:
+        _fill(codec, groups, made, kept[codec.fills])
+        return
+    pairs: Pairs = []
+    for parent, rows in groups:
+        for row in rows:
+            record = codec.model(**decode(codec, row, made), **({codec.parent: parent} if codec.parent else {}))
+            if codec in before:
+                before[codec](record, row)
+            pairs.append((record, row))
+    codec.model._default_manager.bulk_create([record for record, _ in pairs])
+    if times := auto_times(codec):  # the database set them when made: the file's moments put back
+        for record, row in pairs:
+            for name in times:
+                setattr(record, name, decode(codec, row, made)[name])
+        codec.model._default_manager.bulk_update([record for record, _ in pairs], times)
+    kept[codec.key] = pairs
+    for child in codec.children:
+        _make(
+            child,
+            [(record, row.get(child.key, []) if child.part_of_later else row[child.key]) for record, row in pairs],
+            made,
+            kept,
+            before,
+        )
+
+
+def _fill(codec: Codec, groups: list[tuple[Any, Sequence[Any]]], made: Made, targets: Pairs) -> None:
+    """Records that give fields of records already made (partners apart to their seats, substitutes to their
+    entries), matched on their first field."""
+    if not targets:
+        return
+    model = codec.model
+    first, *rest = codec.fields.values()
+    parent = codec.parent_column()
+    found = {(getattr(record, parent) if parent else None, getattr(record, first).pk): record for record, _ in targets}
+    changed = []
+    for owner, rows in groups:
+        for row in rows:
+            values = decode(codec, row, made)
+            record = found[(owner.pk if parent else None, values.pop(first).pk)]
+            for name, value in values.items():
+                setattr(record, name, value)
+            changed.append(record)
+    if changed:
+        model._default_manager.bulk_update(changed, rest)
+
+
+@transaction.atomic
+def night_restore(*, raw: bytes, by=None) -> Night:
+    """Restore a night from its backup file into this installation. All or nothing: every field is checked before
+    anything is written."""
+    data = checks.parse(raw)
+    checked, lines = checks.check(data)
+    info = data["night"]
+    if (existing := Night.objects.filter(uid=info["uid"]).first()) is not None:
+        raise refuse(f"This night is already here: “{existing.name}” of {existing.date:%Y-%m-%d}. Nothing restored.")
+    carries = checks.check_carries(data.get("pot_lines", []), lines, checked)
+    try:
+        made = Made(accounts=_accounts(data))
+        night = Night.objects.create(
+            created_by=by if getattr(by, "is_authenticated", False) else None, **decode(NIGHT, info, made)
+        )
+        night.keepers.set([made.accounts[name] for name in info["keepers"]])
+        kept = {PLAYERS.key: _players(night, data["players"], made)}
+        before = _before(rules.Ruleset.from_dict(night.rules), made, carries, data)
+        for codec in PARTS:
+            if codec is not PLAYERS:
+                _make(codec, [(night, _rows(data, codec))], made, kept, before)
+        for index, taker in carries.taken_by.items():  # a later night restored before this one took these in
+            PotLine.objects.filter(pk=taker.pk).update(
+                carry_named=f"{night.uid}:{index + 1}", carried_from=kept[POT_LINES.key][index][0]
+            )
+    except (KeyError, TypeError, ValueError) as error:
+        raise refuse(f"This backup is incomplete or malformed ({error!r}): nothing was restored.") from error
+    except IntegrityError as error:
+        raise refuse(f"This backup clashes with what is already here ({error}): nothing was restored.") from error
+    _check_readings(Night.objects.get(pk=night.pk))
+    return night
+
+
+def _before(ruleset: rules.Ruleset, made: Made, carries: Carries, data: dict[str, Any]) -> Before:
+    """What some records are given before they are made, beyond their codec's fields: a result's extras (worked out
+    from its hands), a pot line's carry, a partner wish's two players."""
+    lines = iter(range(len(data.get("pot_lines", []))))
+
+    def extras(result: TableResult, row: dict[str, Any]) -> None:
+        # not in the file: worked out from the hands
+        result_extras_refresh(result, [Hand(**decode(HANDS, hand, made)) for hand in row["hands"]], ruleset)
+
+    def carry(line: PotLine, _row: dict[str, Any]) -> None:
+        if (taken := carries.taken.get(next(lines))) is not None:
+            line.carry_named, line.carried_from = taken
+
+    def pair(wish: PartnerWish, row: dict[str, Any]) -> None:
+        first, second = sorted((made.players[key] for key in row["players"]), key=lambda player: player.pk)
+        wish.first, wish.second = first, second
+
+    return {RESULTS: extras, POT_LINES: carry, PARTNER_WISHES: pair}
+
+
+def _check_readings(night: Night) -> None:
+    """The restored night read as its pages read it, inside the restore's transaction: a tie's draw between the
+    players level for its prize when it was drawn, and every reading the public page, the room display and the
+    Money page make done once. A refusal here undoes the whole restore (the transaction), so nothing is written."""
+    if fault := tie_draw_fault(night):
+        number, problem = fault
+        raise fail(f"Draw {number}", problem)
+    try:
+        standings = selectors.night_standings(night)
+        selectors.standings_with_money(night, standings)
+        door = selectors.door_money(night)
+        selectors.prize_payouts(night, door.cash.net, standings.awards)
+        selectors.night_prizes(night, door.cash.net)
+        selectors.night_pots(night)
+        selectors.night_close(night, standings)
+        selectors.night_draws(night)
+        selectors.room(night)
+    except (ArithmeticError, LookupError, TypeError, ValueError) as error:
+        logger.exception("A restored night could not be read as its pages read it")
+        raise refuse(
+            f"This backup restores a night its pages could not show ({error.__class__.__name__}: {error}). {NOTHING}"
+        ) from error
