@@ -414,6 +414,8 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
     Payment: {"key": "the door form's one-time key, for a tap sent twice that night"},
     PotLine: {"key": "the Money page's one-time key, for a tap sent twice that night"},
     SignUp: {"form_key": "the sign-up form's one-time key, for a form sent twice that night"},
+    Draw: {"key": "the draw form's one-time key, for a tap sent twice that night"},
+    Hand: {"key": "the table phone's one-time key for the hand, for a hand sent again after a lost answer"},
 }
 # Whole models a night's backup does not carry, and why.
 NOT_A_NIGHTS_RECORD: dict[type[models.Model], str] = {
