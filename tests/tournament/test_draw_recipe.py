@@ -44,7 +44,8 @@ def checks_on_the_money_page(client, night) -> dict[int, tuple[str, list[int], l
     """Each draw on the Money page: (its “Check it” line, the winners the line says, the winners the page names)."""
     page = client.get(reverse("tournament:money", args=[night.pk])).content.decode()
     found = {}
-    for number, item in re.findall(r'<li id="draw-(\d+)">(.*?)</li>', page, re.DOTALL):
+    for number, shown, item in re.findall(r'<li id="draw-(\d+)" value="(\d+)">(.*?)</li>', page, re.DOTALL):
+        assert shown == number, "the page numbers each draw as the room display does"
         check = re.search(r"<summary>Check it</summary><code>(.*?)</code> gives <code>(.*?)</code>", item)
         assert check, f"Draw {number} has no line to check it."
         named = re.search(r"<div>(.*?)</div>", item, re.DOTALL).group(1)
