@@ -423,6 +423,7 @@ class DrawForm(forms.Form):
         """`tied`: the night's tied prizes (key, words), the choices for a tie's draw."""
         super().__init__(*args, **kwargs)
         self.fields["prize"].choices = [("", "— no prize is tied —" if not tied else "—"), *tied]
+        self.fields["key"].widget.attrs["id"] = "id_draw_key"  # the side pots' form on the same page has an id_key
 
 
 class PlayerAddForm(forms.Form):

@@ -10,8 +10,10 @@ night back as anyone would: every printed sheet, every CSV, the backup, and the 
 compared, byte for byte, with what the code of that day read from the same restore (the `.pages.json` beside each
 file), and the backup made again is the stored file itself.
 
-Do not rewrite these files with later code: they stand for the backups people already have. A later format adds
-files of its own. They were made with
+Do not rewrite the backups (`<name>.json`) with later code: they stand for the backups people already have. A later
+format adds files of its own. What they read (`.pages.json`) is rewritten only where a page was changed on purpose,
+and the diff then shows that change and nothing else (so far: the public page naming the prizes as the prize table
+gave them, and the Money page's draws numbered and keyed, both 3 Dec 2026). They were made with
 
     STORED_BACKUPS=write .venv/bin/pytest tests/tournament/test_backup_stored.py -k make   # the backups
     STORED_BACKUPS=read .venv/bin/pytest tests/tournament/test_backup_stored.py -k restores  # what they read
