@@ -311,7 +311,9 @@ def import_preview_keep(*, night: Night, organizer, text: str) -> str:
     is not sent again: a spreadsheet's export, empty rows and all, may be far larger sent back as a form than as the
     file). Lists past their lifetime, any night's, are dropped here, so only the last hour's are kept."""
     ImportPreview.objects.filter(created_at__lt=timezone.now() - ImportPreview.LIFETIME).delete()
-    return ImportPreview.objects.create(night=night, organizer=organizer, text=text).token
+    # A NUL is no character of a name (the list's reading drops it) and PostgreSQL refuses one in a text field.
+    kept = text.replace("\x00", "")
+    return ImportPreview.objects.create(night=night, organizer=organizer, text=kept).token
 
 
 @transaction.atomic
