@@ -10,6 +10,7 @@ with Playwright's offline mode. Screenshots in test-artifacts/e2e/offline-*.png;
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
@@ -165,7 +166,15 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     desk.on("dialog", lambda dialog: dialog.accept())
     desk.click("button:has-text('Ring the bell now')")  # the bell: every table in, game 1 closes by itself
     desk.wait_for_selector("text=BELL", timeout=POLL)
-    desk.goto(f"{base}/nights/{night.pk}/desk/")
+    # The night page reloads itself when game 1 closes (every table in): a reload may cut this navigation short.
+    for attempt in range(3):
+        try:
+            desk.goto(f"{base}/nights/{night.pk}/desk/")
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+            desk.wait_for_load_state()
     for table, (ns, ew) in ((2, (7, 5)), (1, (10, 4))):
         desk.fill(f"input[name=t{table}-ns_points]", str(ns))
         desk.fill(f"input[name=t{table}-ew_points]", str(ew))
