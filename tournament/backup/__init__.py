@@ -5,17 +5,20 @@ database ids, so it restores into an empty or another installation and a restore
 file. A checksum guards against a damaged file; the night's uid refuses a second restore of the same night.
 Restore is one transaction: refused whole, or done whole.
 
-The file's shape is said once, in `schema`: one codec per record kind, which the export (`export`), the checks
-(`checks`) and the restore (`restore`) all read.
+The file's shape is said once, in `tournament.schema`: one codec per record kind, which the export (`export`), the
+checks (`checks`) and the restore (`restore`) all read, and the night's record (`selectors.record`) too. It sits a
+layer below the backup and the selectors, since the restore reads the night back through the selectors; here it
+keeps its name in the backup (`from tournament.backup import schema`).
 """
 
 import hashlib  # noqa: F401  (the checksum is SHA-256 of `_canonical`: tests sign edited files with both)
 
+from .. import schema
 from ..models import MAX_PLAYERS
+from ..schema import FORMAT, READS, VERSION, legacy_reason
 from .export import canonical as _canonical
 from .export import night_backup_bytes, night_export
 from .restore import night_restore
-from .schema import FORMAT, READS, VERSION, legacy_reason
 
 # A night's file is a few megabytes at most (600 players, 12 games of 8 hands entered hand by hand: about 6 MB); a
 # file far larger is not a backup, and is refused before it is read into memory as JSON. A file of more players
@@ -33,4 +36,5 @@ __all__ = [
     "night_backup_bytes",
     "night_export",
     "night_restore",
+    "schema",
 ]

@@ -28,6 +28,7 @@ from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SEATS, is_three
 from scoring.three import THREE_SEATS
 
+from .. import schema
 from ..engine import draws, money, rotation
 from ..models import (
     CODE_DIGITS,
@@ -44,10 +45,9 @@ from ..models import (
     Seating,
     SignUp,
 )
+from ..schema import FORMAT, READS, VERSION, _same
 from ..services.draws import MOST_TICKETS
-from . import schema
 from .export import canonical
-from .schema import FORMAT, READS, VERSION, _same
 
 
 def refuse(message: str) -> ValidationError:

@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..models import Entry, Night, Player
-from .schema import FORMAT, NIGHT, PARTS, VERSION, Codec, Names, encode, value_out
+from ..schema import FORMAT, NIGHT, PARTS, VERSION, Codec, Names, encode, value_out
 
 
 def player_key(name: str, house: bool, name_key: str) -> str:

@@ -16,10 +16,10 @@ from scoring.services import result_extras_refresh
 
 from .. import selectors
 from ..models import Entry, Night, PartnerWish, Player, PotLine, fresh_code
+from ..schema import HANDS, NIGHT, PARTNER_WISHES, PARTS, PLAYERS, POT_LINES, RESULTS, Codec, Made, auto_times, decode
 from ..selectors.tie_draws import tie_draw_fault
 from . import checks
 from .checks import NOTHING, Carries, fail, refuse
-from .schema import HANDS, NIGHT, PARTNER_WISHES, PARTS, PLAYERS, POT_LINES, RESULTS, Codec, Made, auto_times, decode
 
 logger = logging.getLogger(__name__)
 

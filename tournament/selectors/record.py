@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
-from scoring.models import TableResult
+from typing import Any
+
+from django.db import models
+
+from scoring.models import Hand, TableResult
 from scoring.seats import is_three
 from tournament.models import Bye, Entry, Night, Seating
+from tournament.schema import HANDS, POINTS, RESULTS, Codec
 
 from .money import night_close
 from .standings import night_standings
 from .wishes import breaches
+
+# A hand in the record is the backup's hand (its codec's fields, said there once) but for these: its number is its
+# place in the game's list, its time is not part of a rehearsal, and its points are one record by side.
+HAND_LEFT_OUT = ("number", "recorded_at", *POINTS)
+HAND_KEYS = tuple(key for key in HANDS.fields if key not in HAND_LEFT_OUT)
+
+
+def _read(codec: Codec, record: models.Model | None, keys: tuple[str, ...]) -> dict[str, Any]:
+    """A record's values for these keys of its codec, as the record writes them: a text left blank is None (and
+    every value None where there is no record yet)."""
+    values = {}
+    for key in keys:
+        field = codec.field(key)
+        value = getattr(record, field.attname) if record is not None else None
+        values[key] = (value or None) if isinstance(field, models.CharField) and field.blank else value
+    return values
+
+
+def _hand(hand: Hand) -> dict[str, Any]:
+    return {
+        **_read(HANDS, hand, HAND_KEYS),
+        "points": {side.upper(): getattr(hand, name) for side, name in POINTS.items()},
+    }
 
 
 def _score(result: TableResult | None) -> dict[str, int] | None:
@@ -55,27 +83,10 @@ def night_record(night: Night) -> dict:
                     # A table of three has no West.
                     "seats": {seat: by_seat[seat] for seat in ("N", "E", "S", "W") if seat in by_seat},
                     "three": is_three(by_seat),
-                    "hands": [
-                        {
-                            "dealer": hand.dealer,
-                            "makers": hand.makers,
-                            "maker": hand.maker or None,
-                            "alone": hand.alone,
-                            "blind": hand.blind,
-                            "defender_alone": hand.defender_alone or None,
-                            "bid": hand.bid,
-                            "pepper": hand.pepper or None,
-                            "renege": hand.renege or None,
-                            "passed": hand.passed,
-                            "tricks": hand.tricks,
-                            "points": {"NS": hand.ns_points, "EW": hand.ew_points},
-                        }
-                        for hand in (result.hands.all() if result else [])
-                    ],
+                    "hands": [_hand(hand) for hand in (result.hands.all() if result else [])],
                     # At a table of three each player's own points, by seat.
                     "score": _score(result),
-                    "winner": result.winner if result else None,
-                    "tie_break": (result.tie_break or None) if result else None,
+                    **_read(RESULTS, result, ("winner", "tie_break")),
                 }
             )
         rounds.append(

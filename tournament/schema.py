@@ -1,4 +1,5 @@
-"""The backup's schema, said once: one codec per record kind, read by the export, the checks and the restore.
+"""The backup's schema, said once: one codec per record kind, read by the backup's export, checks and restore, and
+by the night's record (`selectors.record`, the JSON `simulate_night` writes) for the fields they share.
 
 A codec names the model a kind of record is, where its records sit in the file (`key`, in their parent's record),
 the file's name for each field it carries (`fields`), the field that names its parent, the order the file lists
@@ -24,7 +25,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring.models import Hand, Season, Submission, TableLink, TableResult
 
-from ..models import (
+from .models import (
     NIGHT_SETTINGS,
     Bye,
     Cause,
@@ -279,7 +280,7 @@ HANDS = Codec(
     Hand,
     {
         **_same("number", "dealer", "makers", "maker", "alone", "blind", "defender_alone", "bid", "pepper"),
-        **_same("tricks", "renege", "passed", "recorded_at"),
+        **_same("renege", "passed", "tricks", "recorded_at"),
         **POINTS,
     },
     parent="result",
