@@ -11,6 +11,10 @@ of the players level on its count. Second and third are the next groups in rank 
 last group among those who played the most games ("low_all": among everyone); most loners and the high single
 game to the best on that count (at least one). Level players share a prize and the sheet shows it as a tie. With
 "one prize each", a player who has a prize is passed over for the later ones and the next in line gets them.
+
+What a prize given by the ranking (a place, a category's first, the low score) says it was won with names that
+ranking: its points alone on a night ranked by points, the games won on one ranked by games won, and otherwise the
+figure it was ranked by first, as the standings show it ("win percentage 71.4 %, 61 points").
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .standings import Standing
+from .standings import METRICS, Standing
 
 PRIZES: dict[str, str] = {
     "champion": "Champion (most games won)",
@@ -38,7 +42,7 @@ class Award:
     key: str
     label: str
     winners: tuple[int, ...]  # player ids; more than one is a tie
-    value: str  # what won it, for the sheet: "61 points", "3 loners"
+    value: str  # what won it, for the sheet: "61 points", "3 loners", "win percentage 71.4 %, 61 points"
 
     @property
     def tie(self) -> bool:
@@ -71,6 +75,18 @@ def _best_on(groups: list[list[Standing]], count) -> list[Standing]:
 def _won(standing: Standing) -> str:
     wins = standing.totals.wins
     return f"{wins} game{'s' if wins != 1 else ''} won, {standing.totals.total} points"
+
+
+def _ranked(standing: Standing, ranked_by: str) -> str:
+    """What a place won by the night's ranking says: its points, and first the figure it was ranked by where that is
+    not the points ("win percentage 71.4 %, 61 points" on a night ranked by win %), as the standings show it."""
+    if ranked_by == "wins":
+        return _won(standing)
+    points = f"{standing.totals.total} points"
+    metric = METRICS.get(ranked_by)
+    if metric is None or metric.key == "total" or metric.among:  # points, a draw, or head-to-head: no figure of its own
+        return points
+    return f"{metric.label} {metric.figure(standing.totals)}, {points}"
 
 
 @dataclass(frozen=True)
@@ -212,7 +228,7 @@ def award(
             elif key == "champion" or ranked_by == "wins":  # places by games won say so
                 value = _won(winners[0])
             else:
-                value = f"{winners[0].totals.total} points"
+                value = _ranked(winners[0], ranked_by)
         elif key.startswith("high:"):  # the high score within a category: the first place, or the most points
             category = key[5:].casefold()
             groups = [
@@ -222,7 +238,8 @@ def award(
             groups = [group for group in groups if group]
             most_points = ranked_by == "wins"
             winners = _best_on(groups, lambda s: s.totals.total) if most_points else next(iter(groups), [])
-            value = f"{winners[0].totals.total} points" if winners else ""
+            if winners:
+                value = f"{winners[0].totals.total} points" if most_points else _ranked(winners[0], ranked_by)
         elif key in ("low", "low_all"):
             # "low": among the players who played the most games, so sitting out or arriving late never wins it
             most = max((s.totals.games for s in standings), default=0)
@@ -231,7 +248,7 @@ def award(
                 if group:
                     winners = group
                     break
-            value = f"{winners[0].totals.total} points" if winners else ""
+            value = _ranked(winners[0], ranked_by) if winners else ""
         else:
             candidates = free(list(standings))
             best = max((_count(key, s) for s in candidates), default=0)

@@ -12,6 +12,7 @@ import csv
 import io
 
 from scoring.models import Hand, Season, TableResult
+from scoring.standings import METRICS
 from tournament.models import Night
 
 from .selectors import card_numbers, night_standings, season_standings
@@ -45,7 +46,13 @@ def standings_csv(night: Night) -> str:
     out = io.StringIO()
     writer = SafeWriter(out)
     games = [f"game {n}" for n in range(1, standings.rounds_closed + 1)]
-    writer.writerow(["rank", "player", "number", "total", "wins", "games", "byes", "loners made", "euchres", *games])
+    # The chain's own columns the page shows (win %, points %, points per game), as the page shows them ("71.4 %",
+    # "–" for a player with no game played); the player's number is a column already.
+    shown = [index for index, key in enumerate(standings.column_keys) if key != "number"]
+    links = [METRICS[standings.column_keys[index]].label for index in shown]
+    writer.writerow(
+        ["rank", "player", "number", "total", "wins", "games", "byes", "loners made", "euchres", *links, *games]
+    )
     for row in standings.rows:
         writer.writerow(
             [
@@ -58,6 +65,7 @@ def standings_csv(night: Night) -> str:
                 row.byes,
                 row.loners_made,
                 row.euchres,
+                *[row.figures[index] for index in shown],
                 *["" if points is None else points for points in row.per_round],
             ]
         )

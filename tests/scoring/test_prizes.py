@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.prizes import award
-from scoring.standings import PlayerTotals, chain_from, rank
+from scoring.standings import AVERAGE_FIRST, PlayerTotals, chain_from, rank
 
 
 def night(*rows: tuple[int, int, int, int, int]) -> list[PlayerTotals]:
@@ -172,3 +172,21 @@ def test_a_categorys_high_score_on_a_night_ranked_by_wins_is_its_most_points():
     assert [a.value for a in got] == ["48 points", "46 points"]
     by_points = award(rank(rows), ["high:lady"], categories=ladies)
     assert winners(by_points) == {"high:lady": (3,)}
+
+
+def test_a_place_says_the_figure_its_ranking_gave_it_not_the_points_alone():
+    """Ranked by average per game (players of different games played), the places and the low score say each
+    winner's average as the standings show it, then their points; ranked by points, the points alone."""
+    rows = [
+        PlayerTotals(player=1, total=60, wins=4, games=4),  # the most points a game
+        PlayerTotals(player=2, total=70, wins=5, games=6),  # the most points, fewer a game
+        PlayerTotals(player=3, total=29, wins=1, games=3),
+        PlayerTotals(player=4, total=40, wins=2, games=6),  # the fewest a game among those with the most games
+    ]
+    by_average = {a.key: a for a in award(rank(rows, AVERAGE_FIRST), ["high", "second", "low"], ranked_by="average")}
+    for key, player in (("high", 1), ("second", 2), ("low", 4)):
+        totals = rows[player - 1]
+        assert by_average[key].winners == (player,)
+        assert by_average[key].value == f"average per game {totals.total / totals.games:.2f}, {totals.total} points"
+    by_points = {a.key: a for a in award(rank(rows), ["high", "low"])}
+    assert by_points["high"].value == "70 points" and by_points["low"].value == "40 points"

@@ -75,6 +75,7 @@ class NightStandings:
     ranked_by_key: str = ""  # the same link's key (a metric of scoring.standings)
     # The chain's links with a column of their own (win %, points %, points per game, number): their headings.
     columns: list[str] = field(default_factory=list)
+    column_keys: list[str] = field(default_factory=list)  # the same links' keys ("win_pct", "ppg", "number")
     foot: list[str] = field(default_factory=list)  # each link's name, with its heading where it has a column
     shares_note: str = ""  # what the percentages count, when the chain has one
 
@@ -518,6 +519,7 @@ def standings_of(rows: NightRows) -> NightStandings:
         ranked_by_key=chain[0].key,
         awards=awards,
         columns=[metric.abbr for metric in columns],
+        column_keys=[metric.key for metric in columns],
         foot=[f"{metric.label} ({metric.abbr})" if metric in columns else metric.label for metric in chain],
         shares_note=shares_note(chain),
     )
