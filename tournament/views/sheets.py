@@ -28,12 +28,14 @@ def _sheet(request, night: Night, key: str, **options) -> HttpResponse:
     """Any sheet of the registry as a download. A big batch is the worker's: the GET offers it, and its POST queues
     it and shows its progress (a GET never writes)."""
     options.setdefault("link_url", _link_url(request))
+    options.setdefault("phone_url", phone_address(request).of)
     count = printing.batch_size(night, key, **options)
     if count > printing.BATCH_THRESHOLD:
         if request.method != "POST":
             context = {"night": night, "sheet": printing.sheet_of(key), "count": count}
             return TemplateResponse(request, "tournament/print_start.html", context)
         options.pop("link_url")
+        options.pop("phone_url")
         job = printing.print_job_start(night=night, sheet=key, base_url=phone_address(request).url, **options)
         return redirect("tournament:print_job", night.pk, job.pk)
     content = printing.sheet_bytes(night, key, **options)
