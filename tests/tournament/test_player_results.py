@@ -186,6 +186,34 @@ def test_an_unlisted_player_is_off_the_public_pages_and_on_the_organizers(played
     assert entry.name in Client().get(public).content.decode()
 
 
+def test_the_public_standings_files_and_the_season_leave_an_unlisted_player_off(played, organizer_client):
+    from scoring.models import Season
+    from tournament import seasons
+
+    first = selectors.night_standings(played).rows[0]
+    entry = Entry.objects.select_related("player").get(night=played, player_id=first.player_id)
+    services.player_unlisted_set(player=entry.player, unlisted=True)
+    season: Season = seasons.season_create(name="Winter", club="St Mary's")
+    seasons.season_nights_set(season=season, night_ids=[played.pk])
+    anyone = Client()
+    pdf = anyone.get(reverse("tournament:standings_pdf", args=[played.pk])).content
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert entry.name not in text and "A player" in text
+    mine = organizer_client.get(reverse("tournament:standings_pdf", args=[played.pk])).content
+    assert entry.name in " ".join(page.extract_text() for page in PdfReader(io.BytesIO(mine)).pages)
+    csv = anyone.get(reverse("tournament:standings_csv", args=[played.pk])).content.decode("utf-8-sig")
+    assert entry.name not in csv and "A player" in csv
+    assert entry.name in organizer_client.get(reverse("tournament:standings_csv", args=[played.pk])).content.decode()
+    table = anyone.get(reverse("scoring:season_public", args=[season.pk])).content.decode()
+    assert entry.name not in table and "A player" in table
+    page = reverse("scoring:season_player", args=[season.pk, entry.player_id])
+    assert page not in table
+    assert anyone.get(page).status_code == 404
+    assert organizer_client.get(page).status_code == 200
+    season_csv = anyone.get(reverse("scoring:season_csv", args=[season.pk])).content.decode("utf-8-sig")
+    assert entry.name not in season_csv
+
+
 def test_a_player_asks_at_sign_up_to_be_left_off(db):
     night = services.night_create(name="Sign-up night", games=2)
     services.signup_settings(night=night, open=True, cap=None)
@@ -213,6 +241,14 @@ def _smtp_server():
     received: list[Message] = []
 
     class Keep(MessageHandler):
+        refuse: set[str] = set()  # addresses the server turns away, as a full mailbox would
+
+        async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+            if address in self.refuse:
+                return "550 mailbox unavailable"
+            envelope.rcpt_tos.append(address)
+            return "250 OK"
+
         def handle_message(self, message):
             received.append(message)
 
@@ -269,7 +305,30 @@ def test_players_get_their_link_by_e_mail_once(played, organizer_client, django_
         controller.stop()
 
 
-def test_a_refused_mail_is_sent_by_the_next_press_and_a_night_under_way_mails_nobody(db, organizer_client):
+def test_a_mail_the_server_refuses_goes_at_the_next_press(played, organizer_client, django_capture_on_commit_callbacks):
+    controller, port, received = _smtp_server()
+    try:
+        names = list(played.entries.filter(player__house=False).order_by("card").values_list("name", flat=True))
+        _signed_up(played, {names[0]: "ann@example.org", names[1]: "bob@example.org"})
+        mail = reverse("tournament:results_mail", args=[played.pk])
+        refusing = controller.handler.refuse = {"bob@example.org"}
+        with override_settings(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=port
+        ):
+            with django_capture_on_commit_callbacks(execute=True):
+                organizer_client.post(mail)
+            assert [message["To"] for message in received] == ["ann@example.org"]
+            page = organizer_client.get(reverse("tournament:night_detail", args=[played.pk])).content.decode()
+            assert "1 mailed, 1 to mail" in page
+            refusing.clear()
+            with django_capture_on_commit_callbacks(execute=True):
+                organizer_client.post(mail)
+        assert sorted(message["To"] for message in received) == ["ann@example.org", "bob@example.org"]
+    finally:
+        controller.stop()
+
+
+def test_a_night_under_way_mails_nobody(db, organizer_client):
     night = services.night_create(name="Still playing", games=2)
     services.players_register(night=night, names=["Ann Lee", "Bob Ray", "Cy Oak", "Di Elm"])
     _signed_up(night, {"Ann Lee": "ann@example.org"})

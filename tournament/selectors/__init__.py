@@ -52,6 +52,7 @@ from .night import (
 from .phones import LeftPlace, PhoneRoom, phone_room, player_left
 from .record import night_record
 from .results import (
+    UNLISTED,
     MailState,
     PlayerResults,
     Recipient,
@@ -63,8 +64,10 @@ from .results import (
     player_results,
     public_finder,
     public_round,
+    public_season,
     public_standings,
     unlisted_names,
+    unlisted_players,
 )
 from .seasons import (
     PlayerGame,
@@ -116,6 +119,7 @@ from .wishes import breaches as wish_breaches
 __all__ = [
     "SEAT_NAMES",
     "THREE_HANDED",
+    "UNLISTED",
     "AwardRow",
     "BreachLine",
     "DeskRow",
@@ -193,6 +197,7 @@ __all__ = [
     "prize_payouts",
     "public_finder",
     "public_round",
+    "public_season",
     "public_standings",
     "read_nights",
     "recent_restarts",
@@ -217,6 +222,7 @@ __all__ = [
     "tables_without_links",
     "three_score",
     "unlisted_names",
+    "unlisted_players",
     "waiting_named",
     "waitlist_place",
     "wish_breaches",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import ValidationError
@@ -20,6 +21,7 @@ from tournament.models import Entry, Night, Player
 
 from .money import standings_with_money
 from .night import RoundView, SeatFinder
+from .seasons import SeasonStandings
 from .standings import GameLine, NightRows, NightStandings, StandingRow, card_lines, read_nights, standings_of
 
 
@@ -270,3 +272,16 @@ def public_round(view: RoundView | None, hidden: frozenset[str]) -> RoundView | 
         for table in view.tables
     ]
     return replace(view, tables=tables)
+
+
+def unlisted_players(player_ids: Iterable[int]) -> frozenset[int]:
+    """Which of these players asked to be left off public lists (one query)."""
+    return frozenset(Player.objects.filter(pk__in=list(player_ids), unlisted=True).values_list("pk", flat=True))
+
+
+def public_season(standings: SeasonStandings, hidden: frozenset[int]) -> SeasonStandings:
+    """A season's table as its public page shows it: each unlisted player as "A player" (their line kept)."""
+    if not hidden:
+        return standings
+    rows = [replace(row, name=UNLISTED) if row.player_id in hidden else row for row in standings.rows]
+    return replace(standings, rows=rows)

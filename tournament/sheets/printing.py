@@ -47,6 +47,7 @@ class Options:
     # Any page's address as phones open it (the pages give the request's; else `base_url` is put before the path).
     phone_url: LinkUrl | None = field(default=None, compare=False)
     player: str = ""  # a player's results sheet: whose (their results link's token)
+    public: bool = False  # the standings for anyone but an organizer: players off public lists as "A player"
 
     def link(self, token: str) -> str:
         if self.link_url is not None:
@@ -232,6 +233,11 @@ def _read_wall_chart(night: Night, options: Options) -> WallChart:
     return WallChart(games, max((len(game.tables) for game in games), default=0), note)
 
 
+def _read_standings(night: Night, options: Options) -> selectors.NightStandings:
+    standings = selectors.night_standings(night)
+    return selectors.public_standings(standings, selectors.unlisted_names(night)) if options.public else standings
+
+
 def _read_player_results(night: Night, options: Options) -> selectors.PlayerResults:
     """One player's results for the night (the card, as the tally card has it) and their history at the club."""
     player = selectors.player_by_token(options.player)
@@ -303,7 +309,7 @@ SHEETS: dict[str, Sheet] = {
             "standings",
             "Standings",
             "pages",
-            lambda night, options: selectors.night_standings(night),
+            _read_standings,
             lambda head, data, options, progress: pdf.standings_pdf(head, data),
             lambda night, options: "standings",
         ),

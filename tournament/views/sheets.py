@@ -49,7 +49,9 @@ def _link_url(request):
 
 
 def standings_pdf(request, night_id: int):
-    return _sheet(request, get_object_or_404(Night, pk=night_id), "standings")
+    """The standings sheet (public: the public page links to it); anyone but an organizer gets the players who asked
+    to be left off public lists as "A player"."""
+    return _sheet(request, get_object_or_404(Night, pk=night_id), "standings", public=not request.user.is_staff)
 
 
 @organizer_required
@@ -106,7 +108,8 @@ def _download(content: bytes, night: Night, what: str, content_type: str) -> Htt
 
 def standings_csv(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    return _download(exports.standings_csv(night).encode("utf-8-sig"), night, "standings.csv", "text/csv")
+    content = exports.standings_csv(night, public=not request.user.is_staff)
+    return _download(content.encode("utf-8-sig"), night, "standings.csv", "text/csv")
 
 
 @organizer_required

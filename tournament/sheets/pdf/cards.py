@@ -172,15 +172,19 @@ def _total_row(card: TallyCard) -> list[str]:
 
 
 class _Qr(Flowable):
-    """A QR code of `url`, `size` across."""
+    """A QR code of `url`, `size` across, with what it opens said under it."""
+
+    CAPTION = "Your results"
 
     def __init__(self, url: str, size: float):
         super().__init__()
         self.url, self.size = url, size
-        self.width = self.height = size
+        self.width, self.height = size, size + 3 * mm
 
     def draw(self):
-        draw_qr(self.canv, self.url, 0, 0, self.size)
+        draw_qr(self.canv, self.url, 0, 3 * mm, self.size)
+        self.canv.setFont(FONT, 6)
+        self.canv.drawCentredString(self.size / 2, 0.5 * mm, self.CAPTION)
 
 
 def _with_qr(title: Paragraph, url: str, width: float, size: float) -> Table | Paragraph:
