@@ -335,3 +335,19 @@ def test_a_night_under_way_mails_nobody(db, organizer_client):
     answer = organizer_client.post(reverse("tournament:results_mail", args=[night.pk]), follow=True)
     assert "once the night is over" in answer.content.decode()
     assert Entry.objects.get(name="Ann Lee").results_mailed_at is None
+
+
+def test_the_page_reads_the_same_number_of_queries_however_many_nights(played):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    entry = Entry.objects.select_related("player").filter(night=played, player__house=False).first()
+    url = reverse("tournament:results", args=[entry.player.results_token])
+    client = Client()
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(url).status_code == 200
+    for week in range(2):
+        simulate(players=10, rounds=4, seed=7, name=f"Week {week + 2}")
+    with CaptureQueriesContext(connection) as three:
+        assert "3 nights" in client.get(url).content.decode()
+    assert len(three.captured_queries) == len(one.captured_queries)
