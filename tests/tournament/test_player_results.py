@@ -351,3 +351,16 @@ def test_the_page_reads_the_same_number_of_queries_however_many_nights(played):
     with CaptureQueriesContext(connection) as three:
         assert "3 nights" in client.get(url).content.decode()
     assert len(three.captured_queries) == len(one.captured_queries)
+
+
+def test_codes_tried_from_one_phone_are_counted(played):
+    entry = Entry.objects.select_related("player").filter(night=played, player__house=False).first()
+    url = reverse("tournament:results_by_code", args=[played.pk, entry.player_id])
+    client = Client()
+    wrong = str(int(entry.code) + 1)
+    for _ in range(10):
+        client.post(url, {"code": wrong})
+    # The eleventh in the minute is turned away, the right code too: a script cannot go through every code.
+    answer = client.post(url, {"code": entry.code}, follow=True)
+    assert "Too many codes tried from this phone" in answer.content.decode()
+    assert entry.player.results_token not in answer.redirect_chain[-1][0]
