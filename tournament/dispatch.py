@@ -16,6 +16,7 @@ START_ROUND = "tournament.tasks.start_round"
 TICK = "tournament.tasks.tick"
 BUILD_PRINT_JOB = "tournament.tasks.build_print_job"
 REVIVE_PRINT_JOBS = "tournament.tasks.revive_print_jobs"
+MAIL_RESULTS = "tournament.tasks.mail_results"
 
 
 def _task(name: str):
@@ -25,6 +26,6 @@ def _task(name: str):
     return app.tasks[name]
 
 
-def send_on_commit(name: str, *args: int, eta: dt.datetime | None = None) -> None:
+def send_on_commit(name: str, *args: int | str, eta: dt.datetime | None = None) -> None:
     """Send the task called `name` with `args` (ids and tokens) after the commit, at `eta` if given."""
     transaction.on_commit(lambda: _task(name).apply_async(args=args, eta=eta))

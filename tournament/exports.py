@@ -15,7 +15,15 @@ from scoring.models import Hand, Season, TableResult
 from scoring.standings import METRICS
 from tournament.models import Night
 
-from .selectors import card_numbers, night_standings, season_standings
+from .selectors import (
+    UNLISTED,
+    card_numbers,
+    night_standings,
+    public_season,
+    season_standings,
+    unlisted_names,
+    unlisted_players,
+)
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -40,8 +48,11 @@ def rank_cell(label: str) -> str:
     return f"T{label[1:]}" if label.startswith("=") else label
 
 
-def standings_csv(night: Night) -> str:
+def standings_csv(night: Night, *, public: bool = False) -> str:
+    """The standings as CSV; `public` (anyone but an organizer): players who asked to be left off public lists are
+    "A player", their numbers left out."""
     standings = night_standings(night)
+    hidden = unlisted_names(night) if public else frozenset()
     numbers = card_numbers(night, [row.player_id for row in standings.rows])
     out = io.StringIO()
     writer = SafeWriter(out)
@@ -57,8 +68,8 @@ def standings_csv(night: Night) -> str:
         writer.writerow(
             [
                 rank_cell(row.rank_label),
-                row.name,
-                numbers.get(row.player_id, ""),
+                UNLISTED if row.name in hidden else row.name,
+                "" if row.name in hidden else numbers.get(row.player_id, ""),
                 row.total,
                 row.wins,
                 row.games,
@@ -144,9 +155,12 @@ def hands_csv(night: Night) -> str:
     return out.getvalue()
 
 
-def season_csv(season: Season) -> str:
-    """The season's table: rank, name, nights played, total, average, best-N total, then each night's total."""
+def season_csv(season: Season, *, public: bool = False) -> str:
+    """The season's table: rank, name, nights played, total, average, best-N total, then each night's total.
+    `public`: players who asked to be left off public lists are "A player"."""
     standings = season_standings(season)
+    if public:
+        standings = public_season(standings, unlisted_players(row.player_id for row in standings.rows))
     out = io.StringIO()
     writer = SafeWriter(out)
     best = [f"best {season.best_of}"] if standings.best else []

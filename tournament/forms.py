@@ -287,6 +287,9 @@ class SignUpForm(forms.Form):
     category = forms.CharField(
         label="Category for a prize, if the club plays one (optional, e.g. lady or man)", required=False, max_length=40
     )
+    unlisted = forms.BooleanField(
+        label="Leave my name off the public lists (the public standings and the room's screen)", required=False
+    )
 
 
 class SignUpSettingsForm(forms.Form):

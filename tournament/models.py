@@ -36,8 +36,19 @@ NAME_LENGTH = 80
 MONEY_KEY_LENGTH = 40
 
 
+def results_token() -> str:
+    """A player's results link: 32 characters from the operating system's random source, never guessed."""
+    return secrets.token_urlsafe(24)
+
+
 class Player(models.Model):
-    """A person on the club's roster; kept across nights."""
+    """A person on the club's roster; kept across nights.
+
+    `results_token` is the address of the player's own results page (tonight's card and their history at the club):
+    the page is found by it alone. `unlisted`: the player asked to be left off public lists (the public night page,
+    the room display, a season's public table), where they are shown as "A player"; the organizer's pages and
+    sheets name them as ever.
+    """
 
     name = models.CharField(max_length=NAME_LENGTH)
     # A placeholder or volunteer who fills an empty seat; never in the standings.
@@ -46,6 +57,8 @@ class Player(models.Model):
     category = models.CharField(max_length=40, blank=True, help_text="For prizes within a group, e.g. lady or man.")
     # The name folded for comparison, kept here because SQLite's lower() ignores letters like Ł and É.
     name_key = models.CharField(max_length=NAME_LENGTH, unique=True, editable=False)
+    results_token = models.CharField(max_length=64, unique=True, default=results_token, editable=False)
+    unlisted = models.BooleanField("leave me off public lists", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -534,6 +547,9 @@ class Entry(models.Model):
     )
     card = models.PositiveIntegerField("tally-card number")
     code = models.CharField("confirmation code", max_length=CODE_DIGITS)
+    # When the player's results link was e-mailed for this night (claimed just before the message is handed to the
+    # mail server): set once, so a retry or a second press never mails them twice.
+    results_mailed_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = EntryManager()
@@ -716,6 +732,8 @@ class SignUp(models.Model):
     name = models.CharField(max_length=NAME_LENGTH)
     contact = models.CharField("phone or email (for the organizer only)", max_length=120, blank=True)
     category = models.CharField(max_length=40, blank=True)
+    # The player asked to be left off public lists: the roster takes it when the sign-up is taken in.
+    unlisted = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITLIST)
     entry = models.OneToOneField("Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="signup")
     key = models.CharField(max_length=40, unique=True, default=signup_key, editable=False)

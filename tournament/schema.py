@@ -402,9 +402,12 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
     Player: {
         "name_key": "worked out from the name (a house player's from the night and their number)",
         "created_at": "when the player joined this roster: the restore's moment for one new here",
+        "results_token": "the player's results link on this roster: one new here gets a link of its own",
+        "unlisted": "the player's own choice on this roster, kept where they made it (a file is often shared)",
     },
     Entry: {
         "checkin_key": "the check-in form's one-time key, for a tap sent twice that night",
+        "results_mailed_at": "when this laptop e-mailed the results link; a restored night has e-mailed nobody yet",
         "created_at": "when the player joined the night here: the restore's moment",
     },
     TableResult: {
@@ -414,7 +417,10 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
     TableLink: {"created_at": "when the link was made: the restore's moment"},
     Payment: {"key": "the door form's one-time key, for a tap sent twice that night"},
     PotLine: {"key": "the Money page's one-time key, for a tap sent twice that night"},
-    SignUp: {"form_key": "the sign-up form's one-time key, for a form sent twice that night"},
+    SignUp: {
+        "form_key": "the sign-up form's one-time key, for a form sent twice that night",
+        "unlisted": "the player's choice, kept on the roster where they signed up (a file is often shared)",
+    },
     Draw: {"key": "the draw form's one-time key, for a tap sent twice that night"},
     Hand: {"key": "the table phone's one-time key for the hand, for a hand sent again after a lost answer"},
 }

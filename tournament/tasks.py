@@ -5,10 +5,15 @@ Harmless late or run twice. Sent by name through `tournament.dispatch`, under th
 
 from __future__ import annotations
 
+import smtplib
+
 from celery import shared_task
 from celery.signals import worker_ready
+from django.core.mail import send_mail
+from django.template.loader import render_to_string
+from django.urls import reverse
 
-from . import dispatch, game
+from . import dispatch, game, selectors, services
 from .sheets import printing
 
 
@@ -44,3 +49,35 @@ def catch_up(**kwargs) -> None:
 def build_print_job(job_id: int) -> int:
     job = printing.print_job_run(job_id=job_id)
     return job.pk if job is not None else 0
+
+
+@shared_task(name=dispatch.MAIL_RESULTS, bind=True, acks_late=True, max_retries=6, default_retry_delay=300)
+def mail_results(self, night_id: int, base_url: str) -> int:
+    """E-mail each player of the night who gave an address at sign-up their results link, once: each is claimed
+    (`results_mail_claim`) before their message goes, so a second run or a second press skips them; one the mail
+    server refused is released and tried again by the retry, five minutes later."""
+    night = selectors.night_for_mail(night_id)
+    if night is None:
+        return 0
+    sent = failed = 0
+    for one in selectors.mail_recipients(night_id):
+        claimed = services.results_mail_claim(entry_id=one.entry_id)
+        if claimed is None:
+            continue
+        link = base_url.rstrip("/") + reverse("tournament:results_night", args=[one.token, night_id])
+        context = {"name": one.name, "night": night, "link": link}
+        try:
+            send_mail(
+                render_to_string("tournament/results_mail_subject.txt", context).strip(),
+                render_to_string("tournament/results_mail.txt", context),
+                None,
+                [one.address],
+            )
+        except (OSError, smtplib.SMTPException):
+            services.results_mail_release(entry_id=one.entry_id, claimed_at=claimed)
+            failed += 1
+        else:
+            sent += 1
+    if failed:
+        raise self.retry()
+    return sent

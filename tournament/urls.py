@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import chart, money, nights, players, public, rounds, sheets, signups, wishes
+from .views import chart, money, nights, player_results, players, public, rounds, sheets, signups, wishes
 
 app_name = "tournament"
 
@@ -39,6 +39,21 @@ urlpatterns = [
     path("public/nights/<number:night_id>/me/", public.player_find, name="player_find"),
     path("public/nights/<number:night_id>/me/qr.svg", public.find_qr, name="find_qr"),
     path("public/nights/<number:night_id>/me/<number:player_id>/", public.player_page, name="player_page"),
+    path(
+        "public/nights/<number:night_id>/me/<number:player_id>/results/",
+        player_results.results_by_code,
+        name="results_by_code",
+    ),
+    # A player's results, by their results link alone (a token nobody can guess); no list of them anywhere.
+    path("results/<str:token>/", player_results.results_page, name="results"),
+    path("results/<str:token>/nights/<number:night_id>/", player_results.results_page, name="results_night"),
+    path("results/<str:token>/nights/<number:night_id>/results.pdf", player_results.results_pdf, name="results_pdf"),
+    path("nights/<number:night_id>/results/mail/", player_results.results_mail, name="results_mail"),
+    path(
+        "nights/<number:night_id>/entries/<number:entry_id>/unlisted/",
+        player_results.entry_unlisted,
+        name="entry_unlisted",
+    ),
     path("", nights.night_list, name="night_list"),
     path("nights/new/", nights.night_create, name="night_create"),
     path("nights/restore/", nights.night_restore, name="night_restore"),

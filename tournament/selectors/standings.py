@@ -34,6 +34,7 @@ class GameLine:
     extras: rules.Extras
     running_total: int  # tally so far: team scores, personal bonuses and bye credits
     bye: bool = False
+    partner_id: int | None = None  # None at a table of three and for a bye
 
     @property
     def tally(self) -> int:
@@ -379,7 +380,12 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
 
     House players have no tally.
     """
-    rows = read_nights([night])[night.pk]
+    return card_lines(read_nights([night])[night.pk])
+
+
+def card_lines(rows: NightRows) -> dict[int, list[GameLine]]:
+    """Every player's tally card lines from a night's rows (no query): what the printed tally card and the player's
+    results page show, game by game, with the running total."""
     lines: dict[int, list[GameLine]] = {}
     for player, player_lines in _lines(rows).items():
         running = 0
@@ -400,6 +406,7 @@ def game_lines(night: Night) -> dict[int, list[GameLine]]:
                     extras=line.extras,
                     running_total=running,
                     bye=line.bye,
+                    partner_id=line.partner,
                 )
             )
     return lines

@@ -32,6 +32,7 @@ from .players import (
     room_for,
 )
 from .pots import pot_carry_take, pot_line_add
+from .results import player_unlisted_set, results_mail_claim, results_mail_release, results_mail_start
 from .seating import (
     entry_set_number,
     night_chart_build,
@@ -71,12 +72,16 @@ __all__ = [
     "night_wishes_set",
     "payment_refund",
     "payment_take",
+    "player_unlisted_set",
     "players_add_from_roster",
     "players_import",
     "players_import_confirm",
     "players_register",
     "pot_carry_take",
     "pot_line_add",
+    "results_mail_claim",
+    "results_mail_release",
+    "results_mail_start",
     "room_for",
     "round_seat_next",
     "round_tables",

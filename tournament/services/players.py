@@ -180,6 +180,8 @@ def signup_register(signup: SignUp) -> SignUp:
         entry.save(update_fields=["category"])
         if not entry.player.category:  # and the roster takes it where it had none, for nights to come
             Player.objects.filter(pk=entry.player_id).update(category=signup.category)
+    if signup.unlisted:  # asked at sign-up: off the public lists, for this night and those to come
+        Player.objects.filter(pk=entry.player_id).update(unlisted=True)
     signup.entry, signup.status = entry, SignUp.Status.IN
     signup.save(update_fields=["entry", "status"])
     return signup

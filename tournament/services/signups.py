@@ -31,7 +31,9 @@ def _sent_before(night: Night, key: str) -> SignUp | None:
 
 
 @transaction.atomic
-def signup_create(*, night: Night, name: str, contact: str = "", category: str = "", key: str = "") -> SignUp:
+def signup_create(
+    *, night: Night, name: str, contact: str = "", category: str = "", key: str = "", unlisted: bool = False
+) -> SignUp:
     """A player signs up: in while the night has room under its cap, else on the waitlist (in the order they came).
     `key`: the form's one-time key; the same form sent again gives back the sign-up it stored."""
     night = lock_night(night)
@@ -52,7 +54,12 @@ def signup_create(*, night: Night, name: str, contact: str = "", category: str =
     # Contact and category cleaned as names are (no control or invisible characters, spaces collapsed), so a
     # category typed with a stray escape still matches its prize and its group.
     signup = SignUp.objects.create(
-        night=night, name=name, contact=clean_name(contact)[:120], category=clean_name(category)[:40], form_key=key
+        night=night,
+        name=name,
+        contact=clean_name(contact)[:120],
+        category=clean_name(category)[:40],
+        form_key=key,
+        unlisted=unlisted,
     )
     full = night.signup_cap is not None and night.entries.count() >= night.signup_cap
     return signup if full else signup_register(signup)

@@ -44,15 +44,24 @@ class Options:
     blank: int = 0
     base_url: str = ""
     link_url: LinkUrl | None = field(default=None, compare=False)
+    # Any page's address as phones open it (the pages give the request's; else `base_url` is put before the path).
+    phone_url: LinkUrl | None = field(default=None, compare=False)
+    player: str = ""  # a player's results sheet: whose (their results link's token)
+    public: bool = False  # the standings for anyone but an organizer: players off public lists as "A player"
 
     def link(self, token: str) -> str:
         if self.link_url is not None:
             return self.link_url(token)
         return self.base_url.rstrip("/") + reverse("scoring:table_link", args=[token])
 
+    def address(self, path: str) -> str:
+        if self.phone_url is not None:
+            return self.phone_url(path)
+        return self.base_url.rstrip("/") + path
+
     def as_params(self) -> dict[str, Any]:
-        """What a print job stores to build the same sheet later (the base address stands in for the link)."""
-        return {key: value for key, value in asdict(self).items() if key != "link_url"}
+        """What a print job stores to build the same sheet later (the base address stands in for the links)."""
+        return {key: value for key, value in asdict(self).items() if key not in {"link_url", "phone_url"}}
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,7 @@ def _read_tally_cards(night: Night, options: Options) -> TallyCards:
             entry.card,
             entry.code,
             seated.get(entry.player_id, []),
+            results_url=options.address(reverse("tournament:results", args=[entry.player.results_token])),
         )
         for entry in selectors.night_entries(night)
     ]
@@ -223,6 +233,20 @@ def _read_wall_chart(night: Night, options: Options) -> WallChart:
     return WallChart(games, max((len(game.tables) for game in games), default=0), note)
 
 
+def _read_standings(night: Night, options: Options) -> selectors.NightStandings:
+    standings = selectors.night_standings(night)
+    return selectors.public_standings(standings, selectors.unlisted_names(night)) if options.public else standings
+
+
+def _read_player_results(night: Night, options: Options) -> selectors.PlayerResults:
+    """One player's results for the night (the card, as the tally card has it) and their history at the club."""
+    player = selectors.player_by_token(options.player)
+    results = selectors.player_results(player, night.pk) if player is not None else None
+    if results is None:
+        raise ValueError("A player's results sheet needs the results link of a player of this night.")
+    return results
+
+
 def _tally_card_count(night: Night, options: Options) -> int:
     if night.movement == Night.Movement.ROTATION and night.chart:
         return int(night.chart["players"])  # a card for every number on the chart
@@ -285,7 +309,7 @@ SHEETS: dict[str, Sheet] = {
             "standings",
             "Standings",
             "pages",
-            lambda night, options: selectors.night_standings(night),
+            _read_standings,
             lambda head, data, options, progress: pdf.standings_pdf(head, data),
             lambda night, options: "standings",
         ),
@@ -304,6 +328,14 @@ SHEETS: dict[str, Sheet] = {
             lambda night, options: selectors.night_close(night),
             lambda head, data, options, progress: pdf.reconciliation_pdf(head, data),
             lambda night, options: "cash-reconciliation",
+        ),
+        Sheet(
+            "player-results",
+            "A player's results",
+            "pages",
+            _read_player_results,
+            lambda head, data, options, progress: pdf.player_results_pdf(head, data),
+            lambda night, options: "results",
         ),
         Sheet(
             "chart",

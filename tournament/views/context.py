@@ -80,6 +80,8 @@ def round_context(
         # The page's live poll starts from what it was drawn from: any score, and the game's moves.
         "live_stamp": f"{night.changed_at.timestamp():.6f}",
         "live_moved": f"{night.moved_at.timestamp():.6f}",
+        # Once the night is over: how many players gave an e-mail address, and how many were mailed their results.
+        "results_mail": selectors.mail_state(night.pk) if finished else None,
     }
 
 

@@ -35,13 +35,14 @@ def public_night(request, night_id: int):
         return HttpResponse(status=204)
     night = get_object_or_404(Night, pk=night_id)
     current = selectors.current_round(night)
+    hidden = selectors.unlisted_names(night)  # players who asked to be left off public lists
     context = {
         "night": night,
         "stamp": f"{night.moved_at.timestamp():.6f}",
         "round": current,
-        "round_view": selectors.round_view(current) if current else None,
-        "finder": selectors.seat_finder(current) if current else [],
-        "standings": selectors.standings_with_money(night, night_standings(night)),
+        "round_view": selectors.public_round(selectors.round_view(current) if current else None, hidden),
+        "finder": selectors.public_finder(selectors.seat_finder(current) if current else [], hidden),
+        "standings": selectors.public_standings(selectors.standings_with_money(night, night_standings(night)), hidden),
     }
     template = "tournament/public_night.html"
     return TemplateResponse(request, f"{template}#public_body" if request.htmx else template, context)
@@ -93,6 +94,8 @@ def room_display(request, night_id: int):
     if body is None:
         night = get_object_or_404(Night, pk=night_id)
         room = selectors.room(night)
+        hidden = selectors.unlisted_names(night)  # players who asked to be left off public lists
+        room = replace(room, finder=selectors.public_finder(room.finder, hidden))
         if share.parts > 1:
             room = replace(room, finder=share.of(room.finder))
         draw = selectors.draw_on_display(night)
@@ -118,7 +121,9 @@ def room_display(request, night_id: int):
             **selectors.clock(room.round),
         }
         if room.state in (RoomState.HELD, RoomState.FINISHED) or (room.round and room.round.number > 1):
-            context["standings"] = selectors.standings_with_money(night, night_standings(night))
+            context["standings"] = selectors.public_standings(
+                selectors.standings_with_money(night, night_standings(night)), hidden
+            )
         template = "tournament/room_display.html"
         response = TemplateResponse(request, f"{template}#room" if request.htmx else template, context)
         body = response.render().content.decode()

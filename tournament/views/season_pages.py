@@ -43,6 +43,7 @@ def _edit_page(request, season: Season, form: SeasonForm, nights_form: SeasonNig
         "form": form,
         "nights_form": nights_form,
         "standings": selectors.season_standings(season),
+        "hidden": frozenset(),  # the organizer's page names and links everyone
     }
     return TemplateResponse(request, "scoring/season_edit.html", context)
 
@@ -86,7 +87,9 @@ def season_public(request, season_id: int):
     """The season's table for anyone: display names only, printable."""
     season = get_object_or_404(Season, pk=season_id)
     standings = selectors.season_standings(season)
-    return TemplateResponse(request, "scoring/season_public.html", {"season": season, "standings": standings})
+    hidden = selectors.unlisted_players(row.player_id for row in standings.rows)
+    context = {"season": season, "standings": selectors.public_season(standings, hidden), "hidden": hidden}
+    return TemplateResponse(request, "scoring/season_public.html", context)
 
 
 def season_player(request, season_id: int, player_id: int):
@@ -94,11 +97,14 @@ def season_player(request, season_id: int, player_id: int):
     player = selectors.season_player(season, player_id)
     if player is None:
         raise Http404("That player has not played a night of this season.")
+    if not request.user.is_staff and selectors.unlisted_players([player_id]):
+        raise Http404("That player has not played a night of this season.")  # they asked to be off public lists
     return TemplateResponse(request, "scoring/season_player.html", {"season": season, "player": player})
 
 
 def season_csv(request, season_id: int):
     season = get_object_or_404(Season, pk=season_id)
-    response = HttpResponse(exports.season_csv(season).encode("utf-8-sig"), content_type="text/csv")
+    content = exports.season_csv(season, public=not request.user.is_staff)
+    response = HttpResponse(content.encode("utf-8-sig"), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="{slugify(season.name) or "season"}-standings.csv"'
     return response

@@ -28,12 +28,14 @@ def _sheet(request, night: Night, key: str, **options) -> HttpResponse:
     """Any sheet of the registry as a download. A big batch is the worker's: the GET offers it, and its POST queues
     it and shows its progress (a GET never writes)."""
     options.setdefault("link_url", _link_url(request))
+    options.setdefault("phone_url", phone_address(request).of)
     count = printing.batch_size(night, key, **options)
     if count > printing.BATCH_THRESHOLD:
         if request.method != "POST":
             context = {"night": night, "sheet": printing.sheet_of(key), "count": count}
             return TemplateResponse(request, "tournament/print_start.html", context)
         options.pop("link_url")
+        options.pop("phone_url")
         job = printing.print_job_start(night=night, sheet=key, base_url=phone_address(request).url, **options)
         return redirect("tournament:print_job", night.pk, job.pk)
     content = printing.sheet_bytes(night, key, **options)
@@ -47,7 +49,9 @@ def _link_url(request):
 
 
 def standings_pdf(request, night_id: int):
-    return _sheet(request, get_object_or_404(Night, pk=night_id), "standings")
+    """The standings sheet (public: the public page links to it); anyone but an organizer gets the players who asked
+    to be left off public lists as "A player"."""
+    return _sheet(request, get_object_or_404(Night, pk=night_id), "standings", public=not request.user.is_staff)
 
 
 @organizer_required
@@ -104,7 +108,8 @@ def _download(content: bytes, night: Night, what: str, content_type: str) -> Htt
 
 def standings_csv(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
-    return _download(exports.standings_csv(night).encode("utf-8-sig"), night, "standings.csv", "text/csv")
+    content = exports.standings_csv(night, public=not request.user.is_staff)
+    return _download(content.encode("utf-8-sig"), night, "standings.csv", "text/csv")
 
 
 @organizer_required

@@ -14,7 +14,7 @@ from tournament.sheets import printing
 class Command(BaseCommand):
     help = (
         "Write one of a night's sheets as a PDF: tally cards, score sheets, table cards, seating, standings, "
-        "prizes, reconciliation, chart."
+        "prizes, reconciliation, chart, a player's results."
     )
 
     def add_arguments(self, parser):
@@ -27,6 +27,11 @@ class Command(BaseCommand):
             "--base-url",
             help="The address phones use, for the QR codes on table cards and score sheets. Default: "
             "HEADTABLE_PHONE_URL, else this laptop's network address with the port in PORT (8000).",
+        )
+        parser.add_argument(
+            "--player",
+            default="",
+            help="For --sheet player-results: the player's results link's token (its last part).",
         )
         parser.add_argument("--out", required=True, type=Path)
 
@@ -47,8 +52,12 @@ class Command(BaseCommand):
                 f"This laptop has no network address: the codes printed now ({phones.url}) open only on this "
                 "laptop. Join the venue's Wi-Fi, or give --base-url."
             )
-        content = printing.sheet_bytes(
-            night, options["sheet"], base_url=options["base_url"] or phones.url, game=game, per_page=options["per_page"]
-        )
+        chosen = {"base_url": options["base_url"] or phones.url, "game": game, "per_page": options["per_page"]}
+        if options["player"]:
+            chosen["player"] = options["player"]
+        try:
+            content = printing.sheet_bytes(night, options["sheet"], **chosen)
+        except ValueError as refused:
+            raise CommandError(str(refused)) from None
         options["out"].write_bytes(content)
         self.stdout.write(f"Wrote {options['out']} ({len(content):,} bytes).")

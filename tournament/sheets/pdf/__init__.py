@@ -7,6 +7,7 @@
 from .cards import PlanCard, PlanRow, TallyCard, initials, rotation_cards_pdf, tally_cards_pdf
 from .common import BOLD, FONT, SheetHeader
 from .money import prize_sheet_pdf, reconciliation_pdf
+from .results import player_results_pdf
 from .room import SeatLine, SeatTable, WallGame, seating_pdf, standings_pdf, wall_chart_pdf
 from .tables import ScoreSheet, TableCard, score_sheets_pdf, table_cards_pdf
 
@@ -23,6 +24,7 @@ __all__ = [
     "TallyCard",
     "WallGame",
     "initials",
+    "player_results_pdf",
     "prize_sheet_pdf",
     "reconciliation_pdf",
     "rotation_cards_pdf",

@@ -12,18 +12,22 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import (
     BaseDocTemplate,
+    Flowable,
     Frame,
     FrameBreak,
     KeepTogether,
     PageTemplate,
     Paragraph,
     Spacer,
+    Table,
+    TableStyle,
 )
 
 from scoring.seats import SEAT_NAMES
 
 from ...selectors import GameLine, GameSeat
 from ..pdfgrid import Fit, Grid, line_height
+from ..qr import draw_qr
 from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, sheet_styles, unbroken
 
 
@@ -49,6 +53,7 @@ class TallyCard:
     number: int | None = None  # the player's tally-card number: finds their page
     code: str = ""  # the player's confirmation code: printed here and nowhere public
     seated: Sequence[GameSeat] = ()  # the games drawn and not yet played: where the player sits
+    results_url: str = ""  # the player's results page, as a QR code in the card's corner
 
 
 # Cards a page -> (columns, rows) of the page's grid.
@@ -166,6 +171,42 @@ def _total_row(card: TallyCard) -> list[str]:
     return ["Total", "", "", "", str(total), str(wins), _loners(made, tried), str(euchres), "", str(total)]
 
 
+class _Qr(Flowable):
+    """A QR code of `url`, `size` across, with what it opens said under it."""
+
+    CAPTION = "Your results"
+
+    def __init__(self, url: str, size: float):
+        super().__init__()
+        self.url, self.size = url, size
+        self.width, self.height = size, size + 3 * mm
+
+    def draw(self):
+        draw_qr(self.canv, self.url, 0, 3 * mm, self.size)
+        self.canv.setFont(FONT, 6)
+        self.canv.drawCentredString(self.size / 2, 0.5 * mm, self.CAPTION)
+
+
+def _with_qr(title: Paragraph, url: str, width: float, size: float) -> Table | Paragraph:
+    """The card's name with the QR code of the player's results page beside it (none on a blank card)."""
+    if not url:
+        return title
+    heading = Table([[title, _Qr(url, size)]], colWidths=[width - size - 2 * mm, size + 2 * mm])
+    heading.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("ALIGN", (1, 0), (1, 0), "RIGHT"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return heading
+
+
 def tally_cards_pdf(
     header: SheetHeader, cards: Sequence[TallyCard], games: int, per_page: int = 2, progress=None
 ) -> bytes:
@@ -199,6 +240,8 @@ def tally_cards_pdf(
         part for part in (escape(header.night), escape(header.subtitle), unbroken(header.game_end)) if part
     )
     sub_h = Paragraph(subtitle, sub_style).wrap(card_w, card_h)[1]
+    # The results page's code, on the full and half cards (a quarter card keeps its width for the name and number).
+    qr_size = 18 * mm
     story: list = []
     for index, card in enumerate(cards):
         by_round = {line.round: line for line in card.lines}
@@ -207,7 +250,12 @@ def tally_cards_pdf(
         every.append(_total_row(card))
         rows: list[list] = [heads] + [[row[column] for column in kept] for row in every]
         name = card.name or "Name: ______________________"
-        title = Paragraph(escape(name + _number_and_code(card.number, card.code)), title_style)
+        title = _with_qr(
+            Paragraph(escape(name + _number_and_code(card.number, card.code)), title_style),
+            "" if small else card.results_url,
+            card_w,
+            qr_size,
+        )
         # The rows share what the card has left once its heading and the grid's head row are set, so the whole card
         # stays in its own box however the name wraps (the head row: a line of type and its padding).
         head_h = line_height(size)
