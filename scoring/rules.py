@@ -657,32 +657,61 @@ def hand_totals(rules: Ruleset) -> frozenset[tuple[int, int]]:
     return frozenset({(score.ns, score.ew) for score in scores} | {(score.ew, score.ns) for score in scores})
 
 
-@functools.lru_cache(maxsize=64)
-def _reachable(rules: Ruleset, hands: int, exactly: bool) -> tuple[dict[int, int], int]:
-    """The game totals `hands` hands can make (`exactly` that many, or any number from 1 to `hands`): for each N–S
-    total, a bit mask of the E–W totals (bit e + shift for E–W total e), and the shift."""
+def _hand_reach(rules: Ruleset) -> int:
+    """The most points, either way, one side's total moves on one hand."""
+    return max(max(abs(ns), abs(ew)) for ns, ew in hand_totals(rules))
+
+
+@functools.lru_cache(maxsize=256)
+def _reachable(rules: Ruleset, hands: int, exactly: bool, bound: int) -> tuple[dict[int, int], int]:
+    """The game totals `hands` hands can make (`exactly` that many, or any number from 1 to `hands`) whose N–S and
+    E–W totals are both within ±`bound`: for each N–S total, a bit mask of the E–W totals (bit e + shift for E–W
+    total e), and the shift.
+
+    Only games whose running totals stay within ±(`bound` + 4 hands' worth) are followed, and that loses none: the
+    hands of a game can be played in any order to the same totals, and some order keeps every running total
+    within twice the largest hand of the straight line from 0–0 to the final totals (the Steinitz lemma, whose
+    constant is at most the dimension, 2, in any norm — Grinberg and Sevastyanov). Any number of hands stops
+    early once one more hand adds no new totals. Without the window a game to 50 that may run to 100 hands
+    followed every total 100 hands can make: 20 seconds for a keeper's first double-deck slip."""
     pairs = sorted(hand_totals(rules))
-    shift = -min(0, *(ew for _, ew in pairs)) * hands  # no E–W total goes below -shift
-    reach = {0: 1 << shift}
-    union: dict[int, int] = {}
-    for _ in range(hands):
-        following: dict[int, int] = {}
+    edge = bound + 4 * _hand_reach(rules)
+    shift, width = edge, (1 << (2 * edge + 1)) - 1
+    by_ns: dict[int, list[int]] = {}
+    for add_ns, add_ew in pairs:
+        by_ns.setdefault(add_ns, []).append(add_ew)
+    one: dict[int, int] = {}
+    for add_ns, add_ew in pairs:
+        if abs(add_ns) <= edge and abs(add_ew) <= edge:
+            one[add_ns] = one.get(add_ns, 0) | 1 << (add_ew + shift)
+    reach = dict(one)
+    for _ in range(hands - 1):
+        following: dict[int, int] = {} if exactly else dict(one)
         for ns, mask in reach.items():
-            for add_ns, add_ew in pairs:
-                moved = mask << add_ew if add_ew >= 0 else mask >> -add_ew
-                following[ns + add_ns] = following.get(ns + add_ns, 0) | moved
+            for add_ns, ews in by_ns.items():
+                row = ns + add_ns
+                if not -edge <= row <= edge:
+                    continue
+                moved = 0
+                for add_ew in ews:
+                    moved |= mask << add_ew if add_ew >= 0 else mask >> -add_ew
+                if moved & width:
+                    following[row] = following.get(row, 0) | moved & width
+        if not exactly and following == reach:
+            break
         reach = following
-        if not exactly:
-            for ns, mask in reach.items():
-                union[ns] = union.get(ns, 0) | mask
-    return (reach if exactly else union), shift
+    return reach, shift
 
 
 def game_total_possible(ns: int, ew: int, hands: int, rules: Ruleset, *, exactly: bool = True) -> bool:
     """Whether some `hands` hands (or, not `exactly`, some 1 to `hands` hands) make a game of `ns` to `ew`."""
-    reach, shift = _reachable(rules, hands, exactly)
-    bit = ew + shift
-    return bit >= 0 and bool(reach.get(ns, 0) >> bit & 1)
+    if hands < 1 or max(abs(ns), abs(ew)) > hands * _hand_reach(rules):
+        return False
+    bound = 64
+    while bound < max(abs(ns), abs(ew)):  # windows of a few sizes, each worked out once
+        bound *= 2
+    reach, shift = _reachable(rules, hands, exactly, bound)
+    return bool(reach.get(ns, 0) >> (ew + shift) & 1)
 
 
 def check_game_totals(ns: int, ew: int, hands: int, rules: Ruleset, *, exactly: bool = True) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -13,6 +14,7 @@ from scoring.rules import (
     PRESETS,
     STANDARD,
     ScoringError,
+    _reachable,
     check_game_totals,
     game_total_possible,
     hand_totals,
@@ -70,7 +72,9 @@ def test_a_refusal_says_why():
 def test_the_totals_are_exactly_those_of_every_sequence_of_hands(name, hands):
     rules = PRESETS[name]
     pairs = hand_totals(rules)
-    made = {tuple(map(sum, zip(*sequence, strict=True))) for sequence in itertools.product(pairs, repeat=hands)}
+    made = {(0, 0)}
+    for _ in range(hands):  # every sequence of `hands` hands, added up one hand at a time
+        made = {(ns + add_ns, ew + add_ew) for ns, ew in made for add_ns, add_ew in pairs}
     lows = [ew for _, ew in pairs] + [ns for ns, _ in pairs]
     span = range(min(lows) * hands - 2, max(lows) * hands + 3)
     for ns, ew in itertools.product(span, span):
@@ -87,3 +91,49 @@ def test_any_game_really_played_is_accepted(name, hands, rng: random.Random):
     ew = sum(score.ns if flip else score.ew for score, flip in zip(scores, flips, strict=True))
     assert game_total_possible(ns, ew, hands, rules)
     assert game_total_possible(ns, ew, 16, rules, exactly=False)
+
+
+@functools.cache
+def every_total(name: str, hands: int, exactly: bool) -> tuple[dict[int, int], int]:
+    """The check's totals worked out the long way (as the app did before it kept to a window): every running
+    total of every game followed, however far it strays, as one bit mask of E–W totals for each N–S total."""
+    pairs = sorted(hand_totals(PRESETS[name]))
+    shift = -min(0, *(ew for _, ew in pairs)) * hands
+    reach, union = {0: 1 << shift}, {}
+    for _ in range(hands):
+        following: dict[int, int] = {}
+        for ns, mask in reach.items():
+            for add_ns, add_ew in pairs:
+                moved = mask << add_ew if add_ew >= 0 else mask >> -add_ew
+                following[ns + add_ns] = following.get(ns + add_ns, 0) | moved
+        reach = following
+        for ns, mask in reach.items():
+            union[ns] = union.get(ns, 0) | mask
+    return (reach if exactly else union), shift
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_long_games_are_judged_as_following_every_running_total_would(name):
+    """The check follows only games whose running totals stay near the final ones (the Steinitz lemma says that
+    loses none): for games long enough to stray past that window, the totals it finds within ±`bound` are
+    exactly those that following every game finds, and a total past the window is judged in a wider one."""
+    rules = PRESETS[name]
+    reach = max(max(abs(ns), abs(ew)) for ns, ew in hand_totals(rules))
+    hands = 40 if reach <= 8 else 18  # past the window either way: hands × reach > bound + 4 × reach
+    for bound in (64, 128):
+        assert hands * reach > bound + 4 * reach
+        for exactly in (True, False):
+            made, shift = every_total(name, hands, exactly)
+            found, found_shift = _reachable(rules, hands, exactly, bound)
+            window = (1 << (2 * bound + 1)) - 1  # E–W totals -bound..bound
+            wrong = [
+                ns
+                for ns in range(-bound, bound + 1)
+                if (found.get(ns, 0) >> (found_shift - bound)) & window
+                != (made.get(ns, 0) >> (shift - bound) if shift >= bound else made.get(ns, 0) << (bound - shift))
+                & window
+            ]
+            assert wrong == [], (hands, exactly, bound, wrong[:5])
+    far = hands * reach  # a side's total past both windows: one side took every hand's most
+    assert game_total_possible(far, 0, hands, rules) is (any(ew == 0 for ns, ew in hand_totals(rules) if ns == reach))
+    assert not game_total_possible(far + 1, 0, hands, rules, exactly=False)
