@@ -279,7 +279,7 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
         context.update(stamp=table_stamp(round_.night_id, round_.pk, table), poll_oob=True, oob=live)
         kit = {**offline_kit(shown), "confirm": bool(context.get("needs_confirmer"))}
         kit.update({name: context["urls"][name] for name in ("add", "undo", "finish")})
-        context.update(kit=kit, hand_key=Submission.new_key())
+        context.update(kit=kit, hand_key=Submission.new_key(), action_key=Submission.new_key())
     template = f"{TEMPLATE}#{'live' if context.get('table_link') else 'panel'}" if request.htmx else TEMPLATE
     response = TemplateResponse(request, template, context)
     if request.method == "POST" and not error and "finish_form" not in (extra or {}):
@@ -299,6 +299,12 @@ def posted_number(request, name: str) -> int | None:
     if value is None:
         return None
     return int(value) if value.isdecimal() and len(value) < 6 else 0
+
+
+def posted_key(request) -> str:
+    """The one-time key a phone's form carries ("" when it has none or it is not one)."""
+    key = request.POST.get("key", "")
+    return key if KEY.fullmatch(key) else ""
 
 
 def record_hand(request, round_: Round, table: int, *, role: str, urls=None, extra=None, drawn_for=None):
@@ -321,7 +327,7 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
             user=request.user,
             drawn_for=drawn_for,
             number=posted_number(request, "hand"),
-            key=key if KEY.fullmatch(key := request.POST.get("key", "")) else "",
+            key=posted_key(request),
         )
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
@@ -339,6 +345,7 @@ def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None, draw
             drawn_for=drawn_for,
             last_hand=posted_number(request, "hand"),
             from_table=bool((extra or {}).get("table_link")),
+            key=posted_key(request),
         )
     except ValidationError as error:
         return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
