@@ -187,3 +187,19 @@ def test_the_hand_page_carries_every_choices_points_from_the_rules(client, playi
     assert kit["add"] == url(playing, "link_hand_add")
     chosen = client.get(url(playing, "link_hands") + "?maker=E").content.decode()
     assert re.search(r"name=\"key\" value=\"[A-Za-z0-9_-]{32}\"", chosen)  # the tricks carry a one-time key
+
+
+def test_the_phone_whose_game_over_closes_the_game_moves_on_to_the_next_by_its_next_poll(client):
+    night = night_services.night_create(name="Runs by itself", games=2, hands_per_game=1, auto_advance=True)
+    register(night, 8)
+    first = game.round_start(round_=night_services.night_draw(night=night, seed=2))
+    night_services.table_links_ensure(night=night)
+    for table in (2, 1):  # table 1, the head table, rings the bell with its one hand; then both say Game over
+        client.post(url(first, "link_hand_add", table), {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    codes = {table: {"ns_code": code_at(first, table, "N"), "ew_code": code_at(first, table, "E")} for table in (1, 2)}
+    client.post(url(first, "link_finish", 2), {"game": "1", **codes[2]}, **HTMX)
+    last = client.post(url(first, "link_finish", 1), {"game": "1", **codes[1]}, **HTMX)  # every table in: game 2
+    assert "game 1 is over" in refusal(last)
+    since = re.search(r'id="table-poll"[^>]*hx-get="[^"]*since=([^"&]+)', last.content.decode()).group(1)
+    poll = client.get(url(first, "link_hands", 1), {"since": unescape(since)}, **HTMX)
+    assert poll.status_code == 200 and "Table 1 Head table · game 2" in refusal(poll)

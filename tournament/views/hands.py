@@ -276,7 +276,12 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
     shown = table_game(round_, table)
     context = {**_context(shown, draft, error, urls), "finish_form": FinishForm(), **(extra or {})}
     if context.get("table_link"):  # a phone's page polls; every answer brings the poller from where it now stands
-        context.update(stamp=table_stamp(round_.night_id, round_.pk, table), poll_oob=True, oob=live)
+        stamp = table_stamp(round_.night_id, round_.pk, table)
+        if request.method == "POST" and round_.status == Round.Status.CLOSED:
+            # This action closed the game (the last table in), and may have started the next in the same breath: the
+            # night will not move again to tell the poll, so the page's next poll draws the table's game as it is now.
+            stamp += ":closed"
+        context.update(stamp=stamp, poll_oob=True, oob=live)
         kit = {**offline_kit(shown), "confirm": bool(context.get("needs_confirmer"))}
         kit.update({name: context["urls"][name] for name in ("add", "undo", "finish")})
         context.update(kit=kit, hand_key=Submission.new_key(), action_key=Submission.new_key())
