@@ -224,6 +224,27 @@ class Submission(models.Model):
         return secrets.token_urlsafe(24)
 
 
+class ActionKey(models.Model):
+    """The one-time key of an Undo or a Game over sent from a table's phone: the same tap sent again (a phone that
+    never heard the answer, or one sending what it kept while offline) is the one already done, never a second."""
+
+    class Kind(models.TextChoices):
+        UNDO = "undo", "undo"
+        FINISH = "finish", "game over"
+
+    key = models.CharField(max_length=64, unique=True)
+    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="action_keys")
+    table = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_id", "table", "at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at table {self.table} in {self.round}"
+
+
 class Season(models.Model):
     """A club's nights taken together: one table over all of them, ranked the way the club chooses."""
 

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from . import rules, three
 from .ending import Ending, GameEnd, ending, three_totals_fault
 from .entry import Totals
-from .models import Hand, Submission, TableResult, extras_of
+from .models import ActionKey, Hand, Submission, TableResult, extras_of
 from .seats import SEAT_NAMES, SIDE_NAMES, SIDES, side_of
 
 
@@ -227,6 +227,17 @@ def key_used(key: str | None) -> Submission | None:
 def hand_key_used(key: str | None) -> Hand | None:
     """The hand already stored under a tap's one-time key, if the same hand was sent before."""
     return Hand.objects.select_related("result").filter(key=key).first() if key else None
+
+
+def action_key_used(key: str | None) -> ActionKey | None:
+    """The Undo or Game over already done under a tap's one-time key, if the same tap was sent before."""
+    return ActionKey.objects.filter(key=key).first() if key else None
+
+
+def action_key_keep(game: Game, *, kind: str, key: str) -> None:
+    """Remember the one-time key of an Undo or a Game over just done (nothing without a key)."""
+    if key:
+        ActionKey.objects.create(key=key, round_id=game.round_id, table=game.table, kind=kind)
 
 
 def result_locked(game: Game) -> TableResult | None:

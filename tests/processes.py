@@ -61,10 +61,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
-    """The venue's web server as the run command starts it, on loopback, once it takes connections."""
+def start_server(env: dict[str, str], port: int, host: str = "127.0.0.1") -> subprocess.Popen:
+    """The venue's web server as the run command starts it, on loopback (or `host`: "0.0.0.0" for the phones at the
+    machine's network address), once it takes connections."""
     server = subprocess.Popen(
-        server_command(sys.executable, str(port), host="127.0.0.1"),
+        server_command(sys.executable, str(port), host=host),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

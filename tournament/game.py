@@ -855,15 +855,24 @@ def hand_record(
 
 @transaction.atomic
 def hand_undo(
-    *, round_: Round, table: int, drawn_for: int | None = None, last_hand: int | None = None, from_table: bool = False
+    *,
+    round_: Round,
+    table: int,
+    drawn_for: int | None = None,
+    last_hand: int | None = None,
+    from_table: bool = False,
+    key: str = "",
 ) -> TableResult | None:
     """Take back a table's last hand; its game is open again. None when no hand is left.
 
     `last_hand` is the number of the hand the page offered to undo: if another hand was entered or undone since,
     nothing is undone. Undoing the head table's hand that rang the bell takes the bell back, unless another table
     has finished since. A game that is in (both sides said "Game over") is reopened only by the keeper, never from
-    the table's phone (`from_table`).
+    the table's phone (`from_table`). `key` is the tap's one-time key: the same Undo sent again is the one already
+    done, whatever has happened at the table since.
     """
+    if _action_done(_lock(round_), table, key):
+        return TableResult.objects.filter(round=round_, table=table).first()
     round_ = _lock_for_hands(round_, drawn_for=drawn_for)
     game = _table(round_, table)
     result = record.result_locked(game)
@@ -890,24 +899,38 @@ def hand_undo(
         unring(round_, reason=Cause.HEAD_TABLE_UNDO)
         game = services.scoring_game(round_, table)
     result = record.hand_take_back(game)
+    record.action_key_keep(game, kind="undo", key=key)
     Night.touch(round_.night_id)
     return result
 
 
+def _action_done(round_: Round, table: int, key: str) -> bool:
+    """Whether an Undo or a Game over with this one-time key was already done here (a key used at another table or
+    game is refused)."""
+    earlier = record.action_key_used(key)
+    if earlier is not None and (earlier.round_id, earlier.table) != (round_.pk, table):
+        raise ValidationError({"__all__": "This was already sent for another table or game: nothing was done."})
+    return earlier is not None
+
+
 @_counting_misses
 def table_finish(
-    *, round_: Round, table: int, codes: dict[str, str] | None = None, drawn_for: int | None = None
+    *, round_: Round, table: int, codes: dict[str, str] | None = None, drawn_for: int | None = None, key: str = ""
 ) -> TableResult:
     """A table entering hand by hand says its game is over (after the bell, or when it stops early).
 
     From the table's phone on a night that asks for confirmation, `codes` gives a code from each side, by side
     ("NS", "EW"): the game is in only when both sides are there to say so. The keeper's own "Game over" needs none
-    (None).
+    (None). `key` is the tap's one-time key: the same Game over sent again is the one already done.
     """
+    if _action_done(_lock(round_), table, key) and (done := TableResult.objects.filter(round=round_, table=table)):
+        return done.get()
     round_ = _lock_for_hands(round_, drawn_for=drawn_for)
     if codes is not None and round_.night.confirm_results:
         for side in ("NS", "EW"):
             _code_side(round_, table, codes.get(side, ""), field=f"{side.lower()}_code", side=side)
-    result = record.table_finish(_table(round_, table))
+    game = _table(round_, table)
+    result = record.table_finish(game)
+    record.action_key_keep(game, kind="finish", key=key)
     _after_score(round_)
     return result

@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils.dateparse import parse_date, parse_datetime
 
-from scoring.models import Hand, Season, Submission, TableLink, TableResult
+from scoring.models import ActionKey, Hand, Season, Submission, TableLink, TableResult
 
 from .models import (
     NIGHT_SETTINGS,
@@ -429,6 +429,7 @@ NOT_A_NIGHTS_RECORD: dict[type[models.Model], str] = {
     Season: "a season spans nights and is kept on its own; a restored night is added to one on the Seasons page",
     PrintJob: "a print job is a file being built; the restored night prints its sheets anew",
     ImportPreview: "a previewed CSV waiting an hour at most for its Import button",
+    ActionKey: "one-time keys of a table phone's Undo and Game over, for a tap sent again after a lost answer",
     CodeMiss: "wrong confirmation codes typed at a table, counted for a few minutes to slow guessing",
 }
 

@@ -93,6 +93,61 @@
     poll = null;
   });
 
+  // A screen rides out a restart (#37): when the laptop's server is stopped or the Wi-Fi is gone, a poll fails and
+  // the page keeps what it last drew, with "Reconnecting… (40 s)" on top counting the time since the laptop last
+  // answered. htmx keeps polling on its own schedule, each poll with the stamp of what the page shows: the first one
+  // answered brings the current state and the line goes. A poll is given up after POLL_TIMEOUT ms, so that a
+  // connection that hangs (Wi-Fi gone without a word) does not hold back every poll after it.
+  var POLL_TIMEOUT = 8000;
+  var lastAnswer = Date.now();
+  var lostSince = 0; // when the laptop last answered, while it does not
+  var ticking = null;
+
+  function reconnectLine() {
+    var line = document.getElementById("reconnecting");
+    if (!line) {
+      line = document.createElement("div");
+      line.id = "reconnecting";
+      line.className = "reconnecting";
+      line.setAttribute("role", "status");
+      document.body.appendChild(line);
+    }
+    var seconds = Math.floor((Date.now() - lostSince) / 1000);
+    line.textContent = "Reconnecting… (" + seconds + " s) · showing what the laptop last sent";
+  }
+
+  function lost(event) {
+    if (!polls(event.detail.elt)) return; // a tap or a form says so next to itself (keep.js, offline.js)
+    if (!lostSince) lostSince = lastAnswer;
+    reconnectLine();
+    if (!ticking) ticking = window.setInterval(reconnectLine, 1000);
+  }
+
+  // A proxy's "the server is not there" (hosted) is the laptop gone too; any other answer is the laptop's.
+  function proxyGone(xhr) {
+    return xhr.status === 502 || xhr.status === 503 || xhr.status === 504;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (polls(event.detail.elt) && event.detail.xhr) event.detail.xhr.timeout = POLL_TIMEOUT;
+  });
+  document.addEventListener("htmx:sendError", lost);
+  document.addEventListener("htmx:timeout", lost);
+  document.addEventListener("htmx:responseError", function (event) {
+    if (proxyGone(event.detail.xhr)) lost(event);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || xhr.status === 0 || proxyGone(xhr)) return;
+    lastAnswer = Date.now();
+    if (!lostSince) return;
+    lostSince = 0;
+    window.clearInterval(ticking);
+    ticking = null;
+    var line = document.getElementById("reconnecting");
+    if (line) line.remove();
+  });
+
   // A panel the organizer opened (<details data-remember>) stays open when the page is drawn again after an
   // action (a late arrival, a player leaving), for this browser tab.
   function remembered(root) {

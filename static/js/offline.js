@@ -389,6 +389,7 @@
       };
       item.words = "Hand " + number + " (" + words + ", " + (field(fields, "passed") ? "passed" : tricks + " tricks") + ")";
     } else if (kind === "undo") {
+      if (!field(fields, "key")) fields.push(["key", newKey()]); // the same Undo sent again is done once
       item.undo = parseInt(field(fields, "hand"), 10);
       item.words = "Undo hand " + item.undo;
       var last = state.queue[state.queue.length - 1];
@@ -398,6 +399,7 @@
         return true;
       }
     } else if (kind === "finish") {
+      if (!field(fields, "key")) fields.push(["key", newKey()]); // and the same Game over
       item.words = "Game over";
     } else if (kind === "confirm") {
       item.words = "The confirmation of the score";

@@ -243,3 +243,56 @@ def test_a_game_score_and_its_confirmation_typed_with_no_wifi_are_sent_when_it_i
     assert entries.exists() and not entries.exclude(ns_points=5, ew_points=3).exists()
     assert not entries.filter(status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]).exists()
     assert phone.locator("#offline-refused").count() == 0
+
+
+def test_slips_typed_at_the_desk_with_no_wifi_are_kept_and_sent_in_order_when_it_is_back(
+    venue_server, browser, django_user_model
+):
+    from scoring.models import TableResult
+    from tests.conftest import NAMES
+    from tournament import game, services
+
+    django_user_model.objects.create_user("keeper", password="euchre-night-1", is_staff=True)
+    night = services.night_create(name="Desk far away", games=2, auto_advance=False)
+    services.players_register(night=night, names=NAMES[:8])
+    first_game = game.round_start(round_=services.night_draw(night=night, seed=3))
+    tablet_net = browser.new_context(viewport={"width": 1024, "height": 768})
+    tablet = tablet_net.new_page()
+    tablet.goto(f"{venue_server}/")
+    tablet.fill("#id_username", "keeper")
+    tablet.fill("#id_password", "euchre-night-1")
+    tablet.click("button.primary")
+    desk = f"{venue_server}/nights/{night.pk}/desk/"
+    tablet.goto(desk)
+    assert tablet.evaluate("window.isSecureContext") is False
+
+    tablet_net.set_offline(True)  # the tablet at the far end of the hall loses the laptop
+    tablet.fill("input[name=t1-ns_points]", "6")
+    tablet.fill("input[name=t1-ew_points]", "2")
+    tablet.press("input[name=t1-ew_points]", "Enter")
+    tablet.wait_for_selector("#desk-1 .desk-offline-note:has-text('(1 waiting)')")
+    assert tablet.evaluate("document.activeElement.name") == "t2-ns_points"  # on to the next slip, as after a save
+    tablet.keyboard.type("7")
+    tablet.keyboard.press("Tab")
+    tablet.keyboard.type("7")  # a tie, with no word of who won the last hand: the server will refuse it
+    tablet.keyboard.press("Enter")
+    tablet.wait_for_selector("#desk-2 .desk-offline-note:has-text('Saved on this tablet') >> text=(2 waiting)")
+    assert tablet.locator(".answer-error").count() == 0  # kept, not "not sent"
+    tablet.screenshot(path=str(ARTIFACTS / "offline-desk-kept.png"), full_page=True)
+    axe(tablet, "offline-desk-kept")
+    assert not TableResult.objects.filter(round=first_game).exists()
+
+    tablet.close()  # the tab closed with both slips on the tablet
+    tablet_net.set_offline(False)
+    tablet = tablet_net.new_page()
+    tablet.goto(desk)  # the next time the desk opens, the slips go, in order
+    tablet.wait_for_selector("#desk-1 .ok:has-text('6–2 in')", timeout=POLL)
+    refused = tablet.wait_for_selector("#desk-2 .error", timeout=POLL)  # refused, why next to the boxes, as typed
+    assert "The game is tied: say which team won the last hand." in refused.inner_text()
+    assert tablet.input_value("input[name=t2-ns_points]") == tablet.input_value("input[name=t2-ew_points]") == "7"
+    assert tablet.locator(".desk-offline-note").count() == 0
+    tablet.screenshot(path=str(ARTIFACTS / "offline-desk-sent.png"), full_page=True)
+    result = TableResult.objects.get(round=first_game, table=1)
+    assert (result.ns_points, result.ew_points) == (6, 2)
+    assert not TableResult.objects.filter(round=first_game, table=2).exists()
+    assert tablet.evaluate("localStorage.length") == 0  # nothing left waiting

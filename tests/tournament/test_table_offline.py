@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from scoring import rules
 from scoring.models import Hand, TableLink, TableResult
-from tests.conftest import register
+from tests.conftest import code_at, register
 from tournament import game
 from tournament import services as night_services
 from tournament.views.hands import SAVED, Draft
@@ -121,6 +121,43 @@ def test_a_kept_hand_for_a_game_the_desk_ended_never_lands_in_the_next_game(clie
     assert hands(second) == [] and not TableResult.objects.filter(round=second).exists()
 
 
+def test_an_undo_sent_again_with_its_key_is_done_once(client, playing):
+    add, undo = url(playing, "link_hand_add"), url(playing, "link_hand_undo")
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    client.post(add, {"maker": "S", "tricks": "5", "game": "1", "hand": "2"}, **HTMX)
+    taken_back = {"game": "1", "hand": "2", "key": KEY}
+    assert client.post(undo, taken_back, **HTMX)[SAVED] == "1"
+    client.post(add, {"maker": "E", "tricks": "4", "game": "1", "hand": "2"}, **HTMX)  # hand 2 again, as it was
+    again = client.post(undo, taken_back, **HTMX)  # the phone never heard the Undo's answer: sent again
+    assert again[SAVED] == "1" and "no longer this table's last" not in refusal(again)
+    assert hands(playing) == [(1, "N", 3), (2, "E", 4)]  # the hand entered since is still there
+    result = TableResult.objects.get(round=playing, table=2)
+    assert (result.ns_points, result.ew_points) == (1, 1)
+
+
+def test_a_game_over_sent_again_with_its_key_is_done_once(client, playing):
+    client.post(url(playing, "link_hand_add"), {"maker": "N", "tricks": "5", "game": "1", "hand": "1"}, **HTMX)
+    over = {"game": "1", "key": KEY, "ns_code": code_at(playing, 2, "N"), "ew_code": code_at(playing, 2, "E")}
+    first = client.post(url(playing, "link_finish"), over, **HTMX)
+    again = client.post(url(playing, "link_finish"), over, **HTMX)  # sent again from the phone's queue
+    assert first[SAVED] == again[SAVED] == "1"
+    assert "already in" not in refusal(again)
+    result = TableResult.objects.get(round=playing, table=2)
+    assert (result.status, result.ns_points, result.ew_points) == (TableResult.Status.FINAL, 2, 0)
+    codes = {"ns_code": code_at(playing, 1, "N"), "ew_code": code_at(playing, 1, "E")}
+    elsewhere = client.post(url(playing, "link_finish", 1), {**over, **codes}, **HTMX)
+    assert SAVED not in elsewhere  # the key of table 2's Game over does nothing at table 1
+    assert not TableResult.objects.filter(round=playing, table=1).exists()
+
+
+def test_the_table_pages_undo_and_game_over_carry_a_one_time_key(client, playing):
+    client.post(url(playing, "link_hand_add"), {"maker": "N", "tricks": "5", "game": "1", "hand": "1"}, **HTMX)
+    page = client.get(url(playing, "link_hands")).content.decode()
+    for action in ("hands/undo/", "finish/"):
+        form = re.search(rf'<form [^>]*action="[^"]*{action}".*?</form>', page, re.S)
+        assert form and re.search(r'name="key" value="[A-Za-z0-9_-]{16,64}"', form.group(0)), action
+
+
 def test_only_a_stored_action_is_marked_saved(client, playing):
     add = url(playing, "link_hand_add")
     assert client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)[SAVED] == "1"
@@ -150,3 +187,19 @@ def test_the_hand_page_carries_every_choices_points_from_the_rules(client, playi
     assert kit["add"] == url(playing, "link_hand_add")
     chosen = client.get(url(playing, "link_hands") + "?maker=E").content.decode()
     assert re.search(r"name=\"key\" value=\"[A-Za-z0-9_-]{32}\"", chosen)  # the tricks carry a one-time key
+
+
+def test_the_phone_whose_game_over_closes_the_game_moves_on_to_the_next_by_its_next_poll(client):
+    night = night_services.night_create(name="Runs by itself", games=2, hands_per_game=1, auto_advance=True)
+    register(night, 8)
+    first = game.round_start(round_=night_services.night_draw(night=night, seed=2))
+    night_services.table_links_ensure(night=night)
+    for table in (2, 1):  # table 1, the head table, rings the bell with its one hand; then both say Game over
+        client.post(url(first, "link_hand_add", table), {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    codes = {table: {"ns_code": code_at(first, table, "N"), "ew_code": code_at(first, table, "E")} for table in (1, 2)}
+    client.post(url(first, "link_finish", 2), {"game": "1", **codes[2]}, **HTMX)
+    last = client.post(url(first, "link_finish", 1), {"game": "1", **codes[1]}, **HTMX)  # every table in: game 2
+    assert "game 1 is over" in refusal(last)
+    since = re.search(r'id="table-poll"[^>]*hx-get="[^"]*since=([^"&]+)', last.content.decode()).group(1)
+    poll = client.get(url(first, "link_hands", 1), {"since": unescape(since)}, **HTMX)
+    assert poll.status_code == 200 and "Table 1 Head table · game 2" in refusal(poll)

@@ -276,10 +276,15 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
     shown = table_game(round_, table)
     context = {**_context(shown, draft, error, urls), "finish_form": FinishForm(), **(extra or {})}
     if context.get("table_link"):  # a phone's page polls; every answer brings the poller from where it now stands
-        context.update(stamp=table_stamp(round_.night_id, round_.pk, table), poll_oob=True, oob=live)
+        stamp = table_stamp(round_.night_id, round_.pk, table)
+        if request.method == "POST" and round_.status == Round.Status.CLOSED:
+            # This action closed the game (the last table in), and may have started the next in the same breath: the
+            # night will not move again to tell the poll, so the page's next poll draws the table's game as it is now.
+            stamp += ":closed"
+        context.update(stamp=stamp, poll_oob=True, oob=live)
         kit = {**offline_kit(shown), "confirm": bool(context.get("needs_confirmer"))}
         kit.update({name: context["urls"][name] for name in ("add", "undo", "finish")})
-        context.update(kit=kit, hand_key=Submission.new_key())
+        context.update(kit=kit, hand_key=Submission.new_key(), action_key=Submission.new_key())
     template = f"{TEMPLATE}#{'live' if context.get('table_link') else 'panel'}" if request.htmx else TEMPLATE
     response = TemplateResponse(request, template, context)
     if request.method == "POST" and not error and "finish_form" not in (extra or {}):
@@ -299,6 +304,12 @@ def posted_number(request, name: str) -> int | None:
     if value is None:
         return None
     return int(value) if value.isdecimal() and len(value) < 6 else 0
+
+
+def posted_key(request) -> str:
+    """The one-time key a phone's form carries ("" when it has none or it is not one)."""
+    key = request.POST.get("key", "")
+    return key if KEY.fullmatch(key) else ""
 
 
 def record_hand(request, round_: Round, table: int, *, role: str, urls=None, extra=None, drawn_for=None):
@@ -321,7 +332,7 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
             user=request.user,
             drawn_for=drawn_for,
             number=posted_number(request, "hand"),
-            key=key if KEY.fullmatch(key := request.POST.get("key", "")) else "",
+            key=posted_key(request),
         )
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
@@ -339,6 +350,7 @@ def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None, draw
             drawn_for=drawn_for,
             last_hand=posted_number(request, "hand"),
             from_table=bool((extra or {}).get("table_link")),
+            key=posted_key(request),
         )
     except ValidationError as error:
         return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)

@@ -18,7 +18,7 @@ from tournament.models import Round, entry_name
 
 from .. import game, selectors
 from ..score_forms import ConfirmForm, FinishForm, TableScoreForm
-from .hands import SAVED, Draft, answer, posted_number, record_hand, undo_hand
+from .hands import SAVED, Draft, answer, posted_key, posted_number, record_hand, undo_hand
 from .limits import count as _count
 
 TEMPLATE = "scoring/table_link.html"
@@ -270,7 +270,9 @@ def link_finish(request, token: str):
     if not link.night.confirm_results or form.is_valid():
         codes = {"NS": form.data.get("ns_code", ""), "EW": form.data.get("ew_code", "")}
         try:
-            game.table_finish(round_=round_, table=link.table, codes=codes, drawn_for=_drawn_for(request))
+            game.table_finish(
+                round_=round_, table=link.table, codes=codes, drawn_for=_drawn_for(request), key=posted_key(request)
+            )
         except ValidationError as error:
             apply_errors(form, error)
         else:
