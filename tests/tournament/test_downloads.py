@@ -30,6 +30,8 @@ from django.utils.text import slugify
 
 from tests.conftest import game_under_way
 from tournament import backup, seasons, services
+from tournament.models import PrintJob
+from tournament.sheets import printing
 from tournament.sheets.printing import CSV, PDF, SHEETS, Audience
 from tournament.views import sheets
 
@@ -195,3 +197,11 @@ def test_who_may_have_each_download(key, night, organizer_client):
     assert [answer.status_code for answer in answers[1:]] == [403, 403]
     for answer in answers:
         assert "Content-Disposition" not in answer and answer["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.django_db
+def test_a_csv_is_built_in_the_request_never_queued(night):
+    for key in (key for key, sheet in SHEETS.items() if sheet.kind == CSV and sheet.subject is type(night)):
+        with pytest.raises(ValueError, match="built in the request"):
+            printing.print_job_start(night=night, sheet=key)
+    assert not PrintJob.objects.exists()

@@ -7,7 +7,7 @@ download never writes; table links are made when the seating is drawn); its `dra
 `sheet_bytes` builds any of them, for the one download view (`tournament.views.sheets.download`, which checks the
 audience), `manage.py print_sheets` and the print job: a big batch of any sheet is built by the worker
 (`print_job_start`, `print_job_run`) while the page shows its progress. A CSV is never a big batch (a 600-player
-night's hands take a fraction of a second): it is built in the request, like a small print.
+night's hands take about a quarter of a second): it is built in the request, like a small print.
 """
 
 from __future__ import annotations
