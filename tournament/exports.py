@@ -1,4 +1,6 @@
-"""CSV files of a night (the standings, every hand) and of a season. Built from the same selectors the pages use.
+"""CSV files of a night (the standings, every hand, the money) and of a season. Built from the same selectors the
+pages use; each is one entry of the download registry (`tournament.sheets.printing.SHEETS`), which names and
+serves it.
 
 Spreadsheets run a cell that starts with `=`, `+`, `-` or `@` (or a tab or a carriage return) as a formula, and a
 player's name is typed by anyone at the door: every such text cell is written with a leading apostrophe, which the
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 
 from scoring.models import Hand, Season, TableResult
 from scoring.standings import METRICS
@@ -18,6 +21,8 @@ from tournament.models import Night
 from .selectors import (
     UNLISTED,
     card_numbers,
+    door_money,
+    night_close,
     night_standings,
     public_season,
     season_standings,
@@ -178,4 +183,32 @@ def season_csv(season: Season, *, public: bool = False) -> str:
                 *["" if cell.total is None else cell.total for cell in row.cells],
             ]
         )
+    return out.getvalue()
+
+
+def _amount(cents: int) -> Decimal:
+    """An amount as a number the spreadsheet adds up (a negative one is a number, not a formula to escape)."""
+    return Decimal(cents).scaleb(-2)
+
+
+def money_csv(night: Night) -> str:
+    """Every line of the night's cash record, then the totals: the reconciliation as a spreadsheet."""
+    door = door_money(night)
+    out = io.StringIO()
+    writer = SafeWriter(out)  # a reason typed as "=…" is text in the spreadsheet, never a formula
+    writer.writerow(["when", "player", "method", "amount", "reason", "by"])
+    for line in door.lines:
+        writer.writerow(
+            [
+                line.at.isoformat(timespec="seconds"),
+                line.name,
+                line.method,
+                _amount(line.cents),
+                line.reason,
+                line.by,
+            ]
+        )
+    writer.writerow([])
+    for figure in night_close(night).figures:  # the reconciliation, figure for figure as printed
+        writer.writerow(["total", f"{figure.section}: {figure.label}", "", _amount(figure.cents), "", ""])
     return out.getvalue()

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import desk, hands, results, scoring_rules, season_pages, table
+from .views import desk, hands, results, scoring_rules, season_pages, sheets, table
 
 app_name = "scoring"
 
@@ -41,5 +41,5 @@ urlpatterns = [
         season_pages.season_player,
         name="season_player",
     ),
-    path("public/seasons/<number:season_id>/standings.csv", season_pages.season_csv, name="season_csv"),
+    path("public/seasons/<number:season_id>/standings.csv", sheets.download, {"key": "season-csv"}, name="season_csv"),
 ]

@@ -1,17 +1,21 @@
-"""Every printed sheet, in one registry: an identifier, a title, what it reads and how it draws.
+"""Every printed sheet and every CSV, in one registry: an identifier, a title, who may have it (its audience), its
+file's name, what it reads and how it is built.
 
-`SHEETS` holds each sheet once. Its `read` gathers what the sheet shows from the selectors (reading only: a sheet
-never writes; table links are made when the seating is drawn); its `draw` turns that into PDF bytes with
-`tournament.sheets.pdf`. `sheet_bytes` builds any of them, for the pages, `manage.py print_sheets` and the print
-job: a big batch of any sheet is built by the worker (`print_job_start`, `print_job_run`) while the page shows
-its progress.
+`SHEETS` holds each download once. A sheet's `read` gathers what it shows from the selectors (reading only: a
+download never writes; table links are made when the seating is drawn); its `draw` turns that into PDF bytes with
+`tournament.sheets.pdf`. A CSV's `read` is its writer in `tournament.exports` and its `draw` the encoding.
+`sheet_bytes` builds any of them, for the one download view (`tournament.views.sheets.download`, which checks the
+audience), `manage.py print_sheets` and the print job: a big batch of any sheet is built by the worker
+(`print_job_start`, `print_job_run`) while the page shows its progress. A CSV is never a big batch (a 600-player
+night's hands take about a quarter of a second): it is built in the request, like a small print.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
@@ -21,8 +25,11 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 
-from .. import charts, dispatch, selectors
+from scoring.models import Season
+
+from .. import charts, dispatch, exports, selectors
 from ..models import Night, PrintJob, Round
 from . import pdf
 
@@ -64,17 +71,43 @@ class Options:
         return {key: value for key, value in asdict(self).items() if key not in {"link_url", "phone_url"}}
 
 
+class Audience(StrEnum):
+    """Who may download: checked in one place, the download view (`tournament.views.sheets.download`)."""
+
+    PUBLIC = "public"  # anyone, signed in or not: what the room already sees (the standings, the seating)
+    ORGANIZER = "organizer"  # an organizer's account (tournament.permissions.organizer_required)
+    # The player whose results link (an unguessable token) the address carries: served by that link's own view
+    # (tournament.views.player_results), never by the download view.
+    PLAYER = "player"
+
+
+PDF = "pdf"
+CSV = "csv"
+
+
 @dataclass(frozen=True)
 class Sheet:
-    key: str  # as in the address and `print_sheets --sheet`
+    """One download: a printed sheet (a PDF) or a CSV."""
+
+    key: str  # as in `print_sheets --sheet` and a print job's kind; the address passes it to the one view
     title: str
+    audience: Audience
     unit: str  # what the progress counts: "cards", "sheets", "pages"
-    read: Callable[[Night, Options], Any]  # the data the sheet shows, from the selectors
-    draw: Callable[[pdf.SheetHeader, Any, Options, Progress | None], bytes]
-    file_name: Callable[[Night, Options], str]
+    read: Callable[[Any, Options], Any]  # the data the download shows, from the selectors
+    draw: Callable[[pdf.SheetHeader | None, Any, Options, Progress | None], bytes]
+    # What the file is called after the night's name and date: "standings" gives
+    # "spring-fundraiser-2026-12-03-standings.pdf" (see `download_name`).
+    file_name: Callable[[Any, Options], str]
     # How many units a print makes, counted without reading the sheet: a batch above BATCH_THRESHOLD goes to the
     # worker. None: always a single print.
     size: Callable[[Night, Options], int] | None = None
+    kind: str = PDF  # the file's extension: PDF or CSV
+    content_type: str = "application/pdf"
+    subject: type[Night] | type[Season] = Night  # what the address names: a night, or a season (its CSV)
+    # The options the address may ask for (?per_page=4), read from its query; a value out of range is the default.
+    query: Callable[[Mapping[str, str]], dict[str, Any]] = lambda query: {}
+    # Players who asked to be left off public lists are "A player" in it for anyone but an organizer.
+    hides_unlisted: bool = False
 
 
 def header(night: Night) -> pdf.SheetHeader:
@@ -267,21 +300,62 @@ def _seating_name(night: Night, options: Options) -> str:
     return f"seating-game-{number}" if number else "seating"
 
 
+def _tally_query(query: Mapping[str, str]) -> dict[str, Any]:
+    """Tally cards: ?per_page=1, 2 (the default) or 4; ?blank=N for N blank cards to write names on (at most 600)."""
+    per_page = int(query["per_page"]) if query.get("per_page") in {"1", "2", "4"} else 2
+    blank = min(int(query["blank"]), 600) if query.get("blank", "").isdecimal() else 0
+    return {"per_page": per_page, "blank": blank}
+
+
+def _csv(
+    key: str,
+    title: str,
+    audience: Audience,
+    write: Callable[[Any], str],
+    name: str,
+    *,
+    bom: bool = True,
+    subject: type[Night] | type[Season] = Night,
+    hides_unlisted: bool = False,
+) -> Sheet:
+    """A CSV's entry: `write` (from tournament.exports) gives its text; the file is UTF-8, with a byte-order mark
+    so that a spreadsheet reads accents right (the Money CSV has always been without one)."""
+    return Sheet(
+        key,
+        title,
+        audience,
+        "rows",
+        (lambda subject, options: write(subject, public=options.public))
+        if hides_unlisted
+        else lambda subject, _: write(subject),
+        lambda head, text, options, progress: text.encode("utf-8-sig" if bom else "utf-8"),
+        lambda subject, options: name,
+        kind=CSV,
+        # With a byte-order mark the file says its encoding itself; without one (the Money CSV), its type says it.
+        content_type="text/csv" if bom else "text/csv; charset=utf-8",
+        subject=subject,
+        hides_unlisted=hides_unlisted,
+    )
+
+
 SHEETS: dict[str, Sheet] = {
     sheet.key: sheet
     for sheet in (
         Sheet(
             "tally-cards",
             "Tally cards",
+            Audience.ORGANIZER,
             "cards",
             _read_tally_cards,
             _draw_tally_cards,
             lambda night, options: f"{'blank-' if options.blank else ''}tally-cards-{options.per_page}-a-page",
             _tally_card_count,
+            query=_tally_query,
         ),
         Sheet(
             "score-sheets",
             "Score sheets",
+            Audience.ORGANIZER,
             "sheets",
             _read_score_sheets,
             lambda head, data, options, progress: pdf.score_sheets_pdf(head, data.sheets, data.rows),
@@ -291,6 +365,7 @@ SHEETS: dict[str, Sheet] = {
         Sheet(
             "table-cards",
             "Table cards",
+            Audience.ORGANIZER,
             "cards",
             _read_table_cards,
             lambda head, data, options, progress: pdf.table_cards_pdf(head, data),
@@ -300,6 +375,7 @@ SHEETS: dict[str, Sheet] = {
         Sheet(
             "seating",
             "Seating sheet",
+            Audience.PUBLIC,
             "pages",
             _read_seating,
             lambda head, data, options, progress: pdf.seating_pdf(head, data.game, data.lines, data.tables),
@@ -308,14 +384,17 @@ SHEETS: dict[str, Sheet] = {
         Sheet(
             "standings",
             "Standings",
+            Audience.PUBLIC,
             "pages",
             _read_standings,
             lambda head, data, options, progress: pdf.standings_pdf(head, data),
             lambda night, options: "standings",
+            hides_unlisted=True,
         ),
         Sheet(
             "prizes",
             "Prize sheet",
+            Audience.ORGANIZER,
             "pages",
             lambda night, options: selectors.night_close(night),
             lambda head, data, options, progress: pdf.prize_sheet_pdf(head, data),
@@ -324,6 +403,7 @@ SHEETS: dict[str, Sheet] = {
         Sheet(
             "reconciliation",
             "Cash reconciliation",
+            Audience.ORGANIZER,
             "pages",
             lambda night, options: selectors.night_close(night),
             lambda head, data, options, progress: pdf.reconciliation_pdf(head, data),
@@ -332,6 +412,7 @@ SHEETS: dict[str, Sheet] = {
         Sheet(
             "player-results",
             "A player's results",
+            Audience.PLAYER,
             "pages",
             _read_player_results,
             lambda head, data, options, progress: pdf.player_results_pdf(head, data),
@@ -340,10 +421,32 @@ SHEETS: dict[str, Sheet] = {
         Sheet(
             "chart",
             "Rotation wall chart",
+            Audience.ORGANIZER,
             "pages",
             _read_wall_chart,
             lambda head, data, options, progress: pdf.wall_chart_pdf(head, data.games, data.tables, data.note),
             lambda night, options: "rotation-chart",
+        ),
+        _csv(
+            "standings-csv", "Standings (CSV)", Audience.PUBLIC, exports.standings_csv, "standings", hides_unlisted=True
+        ),
+        _csv("hands-csv", "Every hand (CSV)", Audience.ORGANIZER, exports.hands_csv, "hands"),
+        _csv(
+            "money-csv",
+            "Money lines and reconciliation (CSV)",
+            Audience.ORGANIZER,
+            exports.money_csv,
+            "money",
+            bom=False,
+        ),
+        _csv(
+            "season-csv",
+            "Season table (CSV)",
+            Audience.PUBLIC,
+            exports.season_csv,
+            "standings",
+            subject=Season,
+            hides_unlisted=True,
         ),
     )
 }
@@ -356,11 +459,23 @@ def sheet_of(key: str) -> Sheet:
         raise ValueError(f"Unknown sheet {key!r}: use one of {', '.join(SHEETS)}.") from None
 
 
-def sheet_bytes(night: Night, key: str, *, progress: Progress | None = None, **options: Any) -> bytes:
-    """Any sheet by its key in SHEETS, as PDF bytes."""
+def sheet_bytes(subject: Night | Season, key: str, *, progress: Progress | None = None, **options: Any) -> bytes:
+    """Any download by its key in SHEETS, as the file's bytes (a season for a season's CSV, else a night)."""
     sheet = sheet_of(key)
+    if not isinstance(subject, sheet.subject):
+        raise ValueError(f"{sheet.title} is a {sheet.subject.__name__.lower()}'s, not a {type(subject).__name__}'s.")
     chosen = Options(**options)
-    return sheet.draw(header(night), sheet.read(night, chosen), chosen, progress)
+    head = header(subject) if isinstance(subject, Night) and sheet.kind == PDF else None
+    return sheet.draw(head, sheet.read(subject, chosen), chosen, progress)
+
+
+def download_name(subject: Night | Season, sheet: Sheet, options: Options) -> str:
+    """The file's name, one scheme for every download: the night's name and date, then what it is
+    ("spring-fundraiser-2026-12-03-tally-cards-2-a-page.pdf"); a season's, its name ("winter-league-standings.csv")."""
+    what = f"{sheet.file_name(subject, options)}.{sheet.kind}"
+    if isinstance(subject, Season):
+        return f"{slugify(subject.name) or 'season'}-{what}"
+    return f"{slugify(subject.name) or 'night'}-{subject.date:%Y-%m-%d}-{what}"
 
 
 def batch_size(night: Night, key: str, **options: Any) -> int:
@@ -375,7 +490,8 @@ def batch_size(night: Night, key: str, **options: Any) -> int:
 @transaction.atomic
 def print_job_start(*, night: Night, sheet: str, **options: Any) -> PrintJob:
     """Queue a sheet for the worker (`options` as `sheet_bytes` takes them, with `base_url` for any QR codes)."""
-    sheet_of(sheet)
+    if sheet_of(sheet).kind != PDF:
+        raise ValueError(f"{sheet_of(sheet).title} is built in the request, never by the worker.")
     job = PrintJob.objects.create(night=night, kind=sheet, params=Options(**options).as_params())
     dispatch.send_on_commit(dispatch.BUILD_PRINT_JOB, job.pk)
     return job

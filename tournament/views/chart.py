@@ -11,7 +11,6 @@ from .. import charts, services
 from ..forms import ChartForm, NumberForm, apply_errors
 from ..models import Night
 from ..permissions import organizer_required
-from .sheets import _sheet
 
 
 def _page(request, night: Night, *, chart_form=None, number_form=None):
@@ -65,9 +64,3 @@ def chart_number(request, night_id: int):
         else:
             return redirect("tournament:chart", night.pk)
     return _page(request, night, number_form=form)
-
-
-@organizer_required
-def wall_chart_pdf(request, night_id: int):
-    night = get_object_or_404(Night, pk=night_id)
-    return _sheet(request, night, "chart")

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import io
-from decimal import Decimal
-
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -14,7 +10,6 @@ from django.views.decorators.http import require_POST
 
 from .. import selectors, services
 from ..engine import draws, money
-from ..exports import SafeWriter
 from ..forms import DrawForm, MoneySettingsForm, PotLineForm, RefundForm, apply_errors, new_key
 from ..models import Entry, Night
 from ..permissions import organizer_required
@@ -207,35 +202,3 @@ def draw_hide(request, night_id: int):
     night = get_object_or_404(Night, pk=night_id)
     services.draw_hide(night=night)
     return redirect(f"{reverse('tournament:money', args=[night.pk])}#draws")
-
-
-def _amount(cents: int) -> Decimal:
-    """An amount as a number the spreadsheet adds up (a negative one is a number, not a formula to escape)."""
-    return Decimal(cents).scaleb(-2)
-
-
-@organizer_required
-def money_csv(request, night_id: int):
-    """Every line of the night's cash record, then the totals: the reconciliation as a spreadsheet."""
-    night = get_object_or_404(Night, pk=night_id)
-    door = selectors.door_money(night)
-    out = io.StringIO()
-    writer = SafeWriter(out)  # a reason typed as "=…" is text in the spreadsheet, never a formula
-    writer.writerow(["when", "player", "method", "amount", "reason", "by"])
-    for line in door.lines:
-        writer.writerow(
-            [
-                line.at.isoformat(timespec="seconds"),
-                line.name,
-                line.method,
-                _amount(line.cents),
-                line.reason,
-                line.by,
-            ]
-        )
-    writer.writerow([])
-    for figure in selectors.night_close(night).figures:  # the reconciliation, figure for figure as printed
-        writer.writerow(["total", f"{figure.section}: {figure.label}", "", _amount(figure.cents), "", ""])
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="money-night-{night.pk}.csv"'
-    return response

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from scoring.models import Season
@@ -14,7 +13,7 @@ from tournament import seasons as services
 from tournament.forms import apply_errors
 from tournament.permissions import organizer_required
 
-from .. import exports, selectors
+from .. import selectors
 from ..score_forms import SeasonForm, SeasonNightsForm
 
 
@@ -100,11 +99,3 @@ def season_player(request, season_id: int, player_id: int):
     if not request.user.is_staff and selectors.unlisted_players([player_id]):
         raise Http404("That player has not played a night of this season.")  # they asked to be off public lists
     return TemplateResponse(request, "scoring/season_player.html", {"season": season, "player": player})
-
-
-def season_csv(request, season_id: int):
-    season = get_object_or_404(Season, pk=season_id)
-    content = exports.season_csv(season, public=not request.user.is_staff)
-    response = HttpResponse(content.encode("utf-8-sig"), content_type="text/csv")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(season.name) or "season"}-standings.csv"'
-    return response

@@ -19,7 +19,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("night", type=int, help="The night's number (as in its page's address).")
-        parser.add_argument("--sheet", required=True, choices=printing.SHEETS)
+        parser.add_argument(
+            "--sheet",
+            required=True,
+            choices=[key for key, sheet in printing.SHEETS.items() if sheet.kind == printing.PDF],
+        )
         parser.add_argument("--round", type=int, dest="game", help="The game for seating and score sheets.")
         parser.add_argument("--paper", choices=Night.Paper.values, help="Default: the night's own setting.")
         parser.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2, help="Tally cards a page.")
