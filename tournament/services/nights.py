@@ -135,7 +135,7 @@ def night_create(
         _prizes_set(night, settings["prizes"])
     night.name = clean_name(night.name)
     night.date = night.date or timezone.localdate()
-    night.venue = night.venue.strip()
+    night.venue = clean_name(night.venue)
     night.rules = PRESETS.get(night.scoring, STANDARD).as_dict()
     if night.movement == Night.Movement.WINNERS_STAY:
         if night.prizes == DEFAULT_PRIZES and not night.payouts:
@@ -200,7 +200,7 @@ def night_update(
         else:
             setattr(night, name, value)
     night.name = clean_name(night.name)
-    night.venue = night.venue.strip()
+    night.venue = clean_name(night.venue)
     night.full_clean()
     night.save()
     Night.touch(night.pk, moved=True)
