@@ -75,7 +75,7 @@ def money_settings(
             raise ValidationError({name: "A price is from 0 to 10,000."})
     if payouts is not None:
         try:
-            paid = money.parse_payouts(payouts)
+            paid = money.parse_payouts(payouts, currency)
         except money.MoneyError as error:
             raise ValidationError({"payouts": str(error)}) from error
         if unknown := [key for key in paid if not valid_prize(key)]:

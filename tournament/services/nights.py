@@ -80,7 +80,7 @@ def _prizes_set(night: Night, text: str, confirmed: bool = False) -> None:
     carry some (`Night.payouts`, in the same words), so the two always agree. The names are checked by
     `Night.clean`; what a treasurer would want to know first (`prizes_questions`) is asked unless `confirmed`."""
     try:
-        prizes = money.parse_prizes(text)
+        prizes = money.parse_prizes(text, night.currency)
     except money.MoneyError as error:
         raise ValidationError({"prizes": str(error)}) from error
     if not prizes:
