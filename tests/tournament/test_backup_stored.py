@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from tests.conftest import game_under_way, play_round
 from tournament import backup, game, seasons, services
-from tournament.models import Entry, Night
+from tournament.models import Entry, Night, Payment
 from tournament.rehearsal import simulate
 from tournament.selectors import night_standings
 
@@ -172,7 +172,9 @@ def _fundraiser() -> Night:
     services.keeper_add(night=night, username="kate", password="keep-score-1")
     entry = night.entries.filter(player__house=False).order_by("card").first()
     paid = entry.payments.first()
-    services.payment_refund(night=night, entry=entry, cents=500, method=paid.method, reason="left early")
+    # Refunded after the last game, as the code of that day allowed; a night that is over now keeps its cash
+    # (`services.nights.require_unfinished`), so the line is written as that code wrote it.
+    Payment.objects.create(night=night, entry=entry, cents=-500, method=paid.method, reason="left early")
     services.draw_make(night=night, title="Door prize", count=2, pool_kind="players")
     services.draw_make(night=night, title="50/50", count=1, pool_kind="tickets", tickets=40)
     services.draw_make(

@@ -158,19 +158,9 @@ def test_the_prizes_money_comes_from_the_pot_and_a_tie_splits_to_the_cent(priced
     from tournament.rehearsal import simulate
     from tournament.selectors import night_standings, prize_payouts
 
-    night = simulate(players=12, rounds=2, seed=6)
-    services.money_settings(
-        night=night,
-        currency="CAD",
-        pre=2000,
-        door=2500,
-        member=None,
-        payouts="high 50%, second 30%, low $10",
-        house_share=10,
-    )
-    for entry in Entry.objects.filter(night=night):
-        services.payment_take(night=night, entry=entry, method="cash")
-    night.refresh_from_db()
+    # the money set and taken at the door before the draw (a night that is over keeps its money as it was)
+    money = {"currency": "CAD", "pre": 2000, "door": 2500, "member": None, "payouts": "high 50%, second 30%, low $10"}
+    night = simulate(players=12, rounds=2, seed=6, money={**money, "house_share": 10, "methods": ("cash",)})
     money = prize_payouts(night, door_money(night).cash.net)
     assert (money.pot, money.house) == ("$216.00", "$24.00")  # 12 × $20, the house's 10%
     awards = {award.prize: award for award in night_standings(night).awards}
@@ -195,10 +185,8 @@ def test_prize_money_the_night_cannot_pay_is_refused_beside_the_field(priced, pa
 def test_the_room_display_and_the_night_page_show_each_prizes_money(client, organizer_client):
     from tournament.rehearsal import simulate
 
-    night = simulate(players=8, rounds=2, seed=3)
-    services.money_settings(night=night, currency="USD", pre=2500, door=2500, member=None, payouts="high 60%, low $5")
-    for entry in Entry.objects.filter(night=night):
-        services.payment_take(night=night, entry=entry, method="cash")
+    money = {"currency": "USD", "pre": 2500, "door": 2500, "member": None, "payouts": "high 60%, low $5"}
+    night = simulate(players=8, rounds=2, seed=3, money={**money, "methods": ("cash",)})
     # $200 in the box: the high score's 60% is $120 (split if tied), the low score $5.
     display = client.get(reverse("tournament:room_display", args=[night.pk])).content.decode()
     page = organizer_client.get(night.get_absolute_url()).content.decode()

@@ -24,7 +24,7 @@ from ..models import (
     Seating,
     SignUp,
 )
-from .nights import clean_name, form_key, lock_night, require_open, require_setup
+from .nights import clean_name, form_key, lock_night, require_open, require_setup, require_unfinished
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
 
@@ -203,8 +203,7 @@ def entry_set_active(*, entry: Entry, active: bool) -> Entry:
     seated and not yet started, it is seated again at once.
     """
     entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
-    if entry.night.status == Night.Status.FINISHED:
-        raise ValidationError({"players": "The night is over."})
+    require_unfinished(entry.night, "players", "who played in it no longer changes")
     entry.active = active
     if active:
         entry.checked_in = True
@@ -225,14 +224,9 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
     """
     entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
     night = lock_night(entry.night)
+    require_unfinished(night, "name", "who played in it no longer changes")
     if night.status != Night.Status.PLAYING:
-        raise ValidationError(
-            {
-                "name": "A substitute comes in once the night is under way."
-                if night.status == Night.Status.SETUP
-                else "The night is over."
-            }
-        )
+        raise ValidationError({"name": "A substitute comes in once the night is under way."})
     if entry.player.house:
         raise ValidationError({"leaving": "A house player is stood down by the seating itself, not replaced."})
     if not entry.active:
