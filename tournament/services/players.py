@@ -164,11 +164,22 @@ def entry_remove(*, entry: Entry) -> None:
         raise ValidationError(
             {"players": f"{entry.name} has paid: refund it on the Money page first, then remove them."}
         )
+    signups = list(SignUp.objects.filter(entry=entry))
     signed = SignUp.objects.filter(entry=entry).update(status=SignUp.Status.WITHDRAWN, entry=None)
     entry.delete()
+    for signup in signups:
+        roster_leave_with(signup, entry.player_id)
     if signed:
         waitlist_fill(entry.night)
     Night.touch(entry.night_id)
+
+
+def roster_leave_with(signup: SignUp, player_id: int) -> None:
+    """A name the public sign-up put on the club's roster leaves it with the sign-up (withdrawn, or taken off the
+    night before the draw): a player made by this sign-up (on the roster since it was made) who plays no night. A
+    roster player who signed up keeps their place on the roster. Inside the caller's transaction."""
+    if not Entry.objects.filter(player_id=player_id).exists():
+        Player.objects.filter(pk=player_id, house=False, created_at__gte=signup.created_at).delete()
 
 
 def signup_register(signup: SignUp) -> SignUp:
