@@ -320,3 +320,32 @@ def test_a_late_arrival_from_the_roster_is_offered_the_door_price(priced, organi
     page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
     mine = page.split(f'id="entry-{late.pk}"')[1].split("</li>")[0]
     assert 'class="small on" name="kind" value="door"' in mine
+
+
+def test_the_money_csv_gives_times_in_the_night_s_own_time_and_a_comp_as_no_money_in(
+    organizer_client, priced, settings
+):
+    """The treasurer's spreadsheet: each line's time as the hall's clock read it (the column says which), and a
+    player let in free as a line that brought no money, so the amounts column adds up to the net entry money."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    settings.TIME_ZONE = "America/Toronto"
+    ann, bob, cy = (entry_of(priced, index) for index in range(3))
+    take = "tournament:money_take"
+    organizer_client.post(reverse(take, args=[priced.pk, ann.pk]), {"method": "cash"})
+    organizer_client.post(reverse(take, args=[priced.pk, bob.pk]), {"method": "comp"})
+    organizer_client.post(reverse(take, args=[priced.pk, cy.pk]), {"method": "card"})
+    evening = dt.datetime(2026, 12, 3, 19, 5, 7, tzinfo=ZoneInfo("America/Toronto"))  # 00:05 UTC the next day
+    for minutes, payment in enumerate(Payment.objects.filter(night=priced).order_by("pk")):
+        Payment.objects.filter(pk=payment.pk).update(at=evening + dt.timedelta(minutes=minutes))
+    text = organizer_client.get(reverse("tournament:money_csv", args=[priced.pk])).content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][0] == "when (America/Toronto)"
+    lines = rows[1:4]
+    assert [row[0] for row in lines] == ["2026-12-03 19:05:07", "2026-12-03 19:06:07", "2026-12-03 19:07:07"]
+    assert [row[2:4] for row in lines] == [["cash", "20.00"], ["comp", "0.00"], ["card", "20.00"]]
+    assert "let in free at 20.00: no money in" in lines[1][4]
+    totals = {row[1]: row[3] for row in rows if row and row[0] == "total"}
+    assert sum(float(row[3]) for row in lines) == float(totals["Entries: Net entry money"]) == 40.0
+    assert totals["Entries: Comped (no money in)"] == "20.00"

@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from .. import selectors, services
@@ -221,15 +222,19 @@ def money_csv(request, night_id: int):
     door = selectors.door_money(night)
     out = io.StringIO()
     writer = SafeWriter(out)  # a reason typed as "=…" is text in the spreadsheet, never a formula
-    writer.writerow(["when", "player", "method", "amount", "reason", "by"])
+    # Each line's time as the hall's clock read it (the server's time zone, named in the column), and a player let
+    # in free as a line that brought no money: the amounts add up to the net entry money, the comp said in words.
+    writer.writerow([f"when ({timezone.get_current_timezone_name()})", "player", "method", "amount", "reason", "by"])
     for line in door.lines:
+        comp = line.method == "comp"
+        freed = f"let in free at {_amount(line.cents)}: no money in"
         writer.writerow(
             [
-                line.at.isoformat(timespec="seconds"),
+                timezone.localtime(line.at).strftime("%Y-%m-%d %H:%M:%S"),
                 line.name,
                 line.method,
-                _amount(line.cents),
-                line.reason,
+                _amount(0 if comp else line.cents),
+                "; ".join(filter(None, [freed if comp else "", line.reason])),
                 line.by,
             ]
         )
