@@ -14,7 +14,8 @@ Do not rewrite the backups (`<name>.json`) with later code: they stand for the b
 format adds files of its own. What they read (`.pages.json`) is rewritten only where a page was changed on purpose,
 and the diff then shows that change and nothing else (so far: the public page naming the prizes as the prize table
 gave them, and the Money page's draws numbered and keyed, both 3 Dec 2026; the Money CSV's times in the hall's
-time zone, named in its column, and a comp as no money in, 3 Dec 2026). They were made with
+time zone, named in its column, and a comp as no money in, and the Money page's "the prizes leave", fixed amounts
+taken off too, 3 Dec 2026). They were made with
 
     STORED_BACKUPS=write .venv/bin/pytest tests/tournament/test_backup_stored.py -k make   # the backups
     STORED_BACKUPS=read .venv/bin/pytest tests/tournament/test_backup_stored.py -k restores  # what they read

@@ -169,7 +169,7 @@ def test_the_prizes_money_comes_from_the_pot_and_a_tie_splits_to_the_cent(priced
     expected = 10_800 // len(high.player_ids)
     assert rows["High score"].money.each == expected and rows["High score"].money.total == 10_800
     assert rows["Low score"].money.total == 1000
-    assert money.left == "$43.20"  # 20% of the pot no share takes
+    assert money.left == "$33.20"  # 20% of the pot no share takes ($43.20), less the low score's fixed $10
 
 
 @pytest.mark.parametrize(
@@ -349,3 +349,16 @@ def test_the_money_csv_gives_times_in_the_night_s_own_time_and_a_comp_as_no_mone
     totals = {row[1]: row[3] for row in rows if row and row[0] == "total"}
     assert sum(float(row[3]) for row in lines) == float(totals["Entries: Net entry money"]) == 40.0
     assert totals["Entries: Comped (no money in)"] == "20.00"
+
+
+def test_what_the_prizes_leave_of_the_pot_counts_their_fixed_amounts_too(organizer_client, priced):
+    """$160 in the pot; high takes half of it and low a fixed $10: $70 is left, not the $80 the shares alone leave."""
+    services.night_update(night=priced, prizes="high 50%, second, low $10")
+    for entry in Entry.objects.filter(night=priced):
+        organizer_client.post(reverse("tournament:money_take", args=[priced.pk, entry.pk]), {"method": "cash"})
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    assert "the prizes (shares and fixed amounts) leave $70.00 of it." in page
+    services.night_update(night=priced, prizes="high 50%, low $200", prizes_confirmed=True)  # more than the pot
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    assert "leave $0.00 of it." in page
+    assert "$120.00 more than the pot, which the house pays" in page
