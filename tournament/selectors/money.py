@@ -250,6 +250,14 @@ class NightClose:
     payouts: PrizePayouts | None  # each prize's money (None: the night pays none)
 
 
+def _house_keeps_words(cents: int, currency: str) -> str:
+    """The reconciliation's last line, said plainly when the prizes take more than the night took in: the house
+    then keeps nothing and pays the difference (the figure stays the negative number the sums give)."""
+    if cents >= 0:
+        return "The house keeps"
+    return f"The house keeps nothing: it pays {money.shown(-cents, currency)} more than it took in"
+
+
 @dataclass(frozen=True)
 class PotRow:
     total: money.PotTotal
@@ -372,7 +380,7 @@ def night_close(night: Night, standings: NightStandings | None = None) -> NightC
         figure("The house", f"The house's share ({night.house_share}%)", close.house_share),
         figure("The house", "The pot not paid out", close.kept_of_pot),
         *([figure("The house", "What the side pots leave", close.kept_of_pots)] if pots else []),
-        figure("The house", "The house keeps", close.house_keeps, strong=True),
+        figure("The house", _house_keeps_words(close.house_keeps, currency), close.house_keeps, strong=True),
     ]
     return NightClose(
         prizes,
