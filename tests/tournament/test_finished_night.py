@@ -124,3 +124,33 @@ def test_what_is_handed_out_after_the_last_game_is_still_recorded(organizer_clie
     assert organizer_client.post(draw, {"title": "Door prize", "count": "1", "pool_kind": "players"}).status_code == 302
     assert PotLine.objects.filter(night=over).count() == 2 and Draw.objects.filter(night=over).count() == 1
     assert organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[over.pk])).content == prize_sheet
+
+
+def test_a_late_arrival_who_still_owes_cannot_be_taken_in_once_the_night_is_over(organizer_client):
+    """Four players came for game 2 and never paid: once the night is over the box is counted, the pot with it."""
+    night = simulate(players=8, rounds=2, seed=3, arrive={2: 4}, money=FUNDRAISER)
+    late = next(entry for entry in night.entries.filter(player__house=False) if not entry.payments.exists())
+    before = sheets(organizer_client, night)
+    take = reverse("tournament:money_take", args=[night.pk, late.pk])
+    page = said(organizer_client.post(take, {"method": "cash"}))
+    assert f"{OVER} its cash is counted (the prize pot is a share of it)" in page
+    assert not late.payments.exists()
+    assert sheets(organizer_client, night) == before
+
+
+def test_who_played_and_with_whom_stay_as_they_were(organizer_client, over):
+    """The roster, the substitutes and the wishes of a night that is over: refused by the same rule. (The night page
+    of a night that is over offers no roster buttons; a post sent anyway changes nothing and is no server error.)"""
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    said(organizer_client.post(reverse("tournament:entry_active", args=[over.pk, entry.pk]), {"active": "0"}))
+    said(
+        organizer_client.post(
+            reverse("tournament:entry_substitute", args=[over.pk]), {"leaving": entry.pk, "name": "Late Sub"}
+        )
+    )
+    wishes = reverse("tournament:wishes", args=[over.pk])
+    refused = said(organizer_client.post(wishes, {"partner_groups": "", "never": "", "always": ""}))
+    assert f"{OVER} its seating and partner wishes no longer change" in refused
+    entry.refresh_from_db()
+    assert entry.active and not over.entries.filter(name="Late Sub").exists()
