@@ -346,7 +346,8 @@ POT_LINES = Codec(
     _same("pot", "kind", "cents", "reason", "by", "at"),
     order=("at", "id"),
     part_of_later=True,
-    # The carry a line took in, by the carrying night's uid and its line's number there (only on such a line).
+    # The carry a line took in, by the carrying night's uid and its line's number there (only on such a line; a
+    # line without it took none in: TOOK_IN_DEFAULT, from version TOOK_IN_FROM on).
     elsewhere={"carried_from": "“took_in”", "carry_named": "“took_in”"},
     shaped=took_in,
     related=("carried_from__night",),
