@@ -121,3 +121,12 @@ def test_the_new_night_form_drops_invisible_and_control_characters_from_the_name
     assert (night.name, night.venue) == ("Thursday euchre", "St Mary's hall")
     page = organizer_client.get(reverse("tournament:public_night", args=[night.pk])).content.decode()
     assert "\u2060" not in page and "\x07" not in page and "\ufeff" not in page
+
+
+def test_the_season_form_drops_invisible_and_control_characters_from_its_name_and_club(organizer_client):
+    from scoring.models import Season
+
+    typed = {"name": "Winter\u200b 2027\x1b", "club": "St Mary\u200d's\ufeff club\x07", "method": "total"}
+    assert organizer_client.post(reverse("scoring:season_create"), typed).status_code == 302
+    season = Season.objects.get()
+    assert (season.name, season.club) == ("Winter 2027", "St Mary's club")
