@@ -130,3 +130,17 @@ def test_the_season_form_drops_invisible_and_control_characters_from_its_name_an
     assert organizer_client.post(reverse("scoring:season_create"), typed).status_code == 302
     season = Season.objects.get()
     assert (season.name, season.club) == ("Winter 2027", "St Mary's club")
+
+
+def test_a_pot_named_with_an_invisible_character_is_the_same_pot(organizer_client, night):
+    pots = reverse("tournament:pot_add", args=[night.pk])
+    assert organizer_client.post(pots, {"pot": "50/50", "kind": "in", "cents": "40"}).status_code == 302
+    paid = {"pot": "50/50\u200b", "kind": "paid", "cents": "20", "reason": "ticket 7"}  # pasted from a message
+    assert organizer_client.post(pots, paid).status_code == 302
+    assert sorted(night.pot_lines.values_list("pot", flat=True)) == ["50/50", "50/50"]
+
+
+def test_a_pot_line_with_an_invisible_character_in_its_pot_is_refused_on_restore(organizer_client):
+    data = fundraiser_file(organizer_client)
+    data["pot_lines"][1]["pot"] = "50/50\u200b"
+    refused(organizer_client, data, "Pot line 2", "“pot” holds an invisible or control character (U+200B)")

@@ -877,6 +877,7 @@ def _check_pot_lines(rows: Any) -> list[PotLine]:
     lines: list[money.PotLine] = []
     made: list[PotLine] = []
     for where, line in _made_records(rows, "pot_lines", "Pot line", PotLine, POT_KEYS):
+        _visible(line.pot, where, "pot")
         if line.cents <= 0:
             raise fail(where, "a line moves money (more than 0).")
         line.at = _moment(rows[len(made)]["at"], where, "at")
