@@ -28,6 +28,16 @@ def clean(name: str) -> str:
     return " ".join(visible.split())
 
 
+def invisible(text: str) -> str:
+    """The first character of `text` that a name never holds (a zero-width space or joiner, a byte-order mark, a
+    direction mark, a control character such as an escape or a bell), or "" when there is none. Spaces, tabs and
+    line breaks are spacing, not invisible: `clean` collapses them."""
+    return next(
+        (char for char in text if unicodedata.category(char) in _INVISIBLE and not char.isspace()),
+        "",
+    )
+
+
 def fold(text: str) -> str:
     """A name (or a search) reduced to lower-case plain letters and digits, for matching: "O'Brien" -> "obrien",
     "Chloé" -> "chloe", "Łukasz Żółć" -> "lukaszzolc"."""

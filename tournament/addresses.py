@@ -8,7 +8,10 @@ address on the local network (Wi-Fi first), with the server's port. When the lap
 answer says so: nothing printed then can be opened by a phone.
 
 The address the page was opened at is the browser's word (its Host header): a forged one ("evil.example") would
-otherwise be printed on every table card, so a name that is not this machine's is never used in a link.
+otherwise be printed on every table card, so a name that is not this machine's is never used in a link. Nor is
+this machine's own address with a port the server does not listen on ("192.168.1.20:9999" when it serves on 8000):
+the port on a link is the one the request came in on (SERVER_PORT, from the server's socket), except for a name
+the settings list, which a proxy in front of the server may serve on a port of its own.
 """
 
 from __future__ import annotations
@@ -65,21 +68,23 @@ def _machine_addresses() -> set[str]:
     return found
 
 
-def own_host(host: str) -> bool:
+def own_host(host: str, server_port: str = "") -> bool:
     """Whether `host` (a Host header: "192.168.1.20:8000", "euchre.example.org") names this machine: its loopback,
     one of its network addresses, its own name (and the ".local" name the network gives it), the configured phone
-    address, or a name the settings' ALLOWED_HOSTS list (their "*", any name at all, excepted)."""
+    address, or a name the settings' ALLOWED_HOSTS list (their "*", any name at all, excepted). With `server_port`
+    (the port the request came in on), one of the machine's own addresses or names is its own only at that port
+    (a Host without a port names port 80)."""
     if _is_loopback(host):
         return True
-    name, _ = split_domain_port(host)
+    name, port = split_domain_port(host)
     if not name:
         return False
     name = name.strip("[]").lower()
-    if name in _machine_addresses():
-        return True
     machine = socket.gethostname().lower()
-    if machine and name in {machine, f"{machine}.local", f"{machine.split('.')[0]}.local"}:
-        return True
+    if name in _machine_addresses() or (
+        machine and name in {machine, f"{machine}.local", f"{machine.split('.')[0]}.local"}
+    ):
+        return not server_port or (port or "80") == str(server_port)
     configured = getattr(settings, "PHONE_URL", "")
     patterns = [pattern for pattern in settings.ALLOWED_HOSTS if pattern != "*"]
     if configured:
@@ -108,14 +113,12 @@ def phone_address(request=None, *, port: str | None = None) -> PhoneAddress:
     on_laptop = request is not None and _is_loopback(host)
     if configured:
         return PhoneAddress(configured.rstrip("/") + "/", True, on_laptop)
-    not_ours = host if request is not None and not on_laptop and not own_host(host) else ""
+    server_port = str(request.META.get("SERVER_PORT", "")) if request is not None else ""
+    not_ours = host if request is not None and not on_laptop and not own_host(host, server_port) else ""
     if request is not None and not on_laptop and not not_ours:
         return PhoneAddress(request.build_absolute_uri("/"), True, False)
-    if port is None:  # the port the page was opened at (the server's), else the run command's
-        if not_ours:  # the port of the socket the request came in on, not the one the browser named
-            port = str(request.META.get("SERVER_PORT", ""))
-        elif request is not None:
-            port = split_domain_port(host)[1] or request.get_port()
+    if port is None:  # the port of the socket the request came in on (never the one the browser named), else the
+        port = server_port  # run command's
         port = port or os.environ.get("PORT", "8000")
     addresses = lan_addresses()
     if addresses:

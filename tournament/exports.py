@@ -14,6 +14,8 @@ import csv
 import io
 from decimal import Decimal
 
+from django.utils import timezone
+
 from scoring.models import Hand, Season, TableResult
 from scoring.standings import METRICS
 from tournament.models import Night
@@ -196,15 +198,19 @@ def money_csv(night: Night) -> str:
     door = door_money(night)
     out = io.StringIO()
     writer = SafeWriter(out)  # a reason typed as "=…" is text in the spreadsheet, never a formula
-    writer.writerow(["when", "player", "method", "amount", "reason", "by"])
+    # Each line's time as the hall's clock read it (the server's time zone, named in the column), and a player let
+    # in free as a line that brought no money: the amounts add up to the net entry money, the comp said in words.
+    writer.writerow([f"when ({timezone.get_current_timezone_name()})", "player", "method", "amount", "reason", "by"])
     for line in door.lines:
+        comp = line.method == "comp"
+        freed = f"let in free at {_amount(line.cents)}: no money in"
         writer.writerow(
             [
-                line.at.isoformat(timespec="seconds"),
+                timezone.localtime(line.at).strftime("%Y-%m-%d %H:%M:%S"),
                 line.name,
                 line.method,
-                _amount(line.cents),
-                line.reason,
+                _amount(0 if comp else line.cents),
+                "; ".join(filter(None, [freed if comp else "", line.reason])),
                 line.by,
             ]
         )

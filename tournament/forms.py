@@ -73,6 +73,7 @@ def read_in(form: forms.BaseForm, currency: str | None) -> None:
     currency typed on the same form when it has one."""
     typed = form.data.get(form.add_prefix("currency"), "") if form.is_bound and "currency" in form.fields else ""
     code = (typed if isinstance(typed, str) and typed.strip() else currency or "USD").strip().upper()
+    form.currency_code = code  # type: ignore[attr-defined]  # the prizes' amounts are read the same way
     for field in form.fields.values():
         if isinstance(field, CentsField):
             field.currency = code
@@ -231,7 +232,8 @@ class NightForm(forms.ModelForm):
         """The prizes as typed, once they read as prizes with their money (the services store them)."""
         text = self.cleaned_data["prizes"]
         try:
-            refusal = prizes_refusal([prize.key for prize in money.parse_prizes(text)])
+            prizes = money.parse_prizes(text, getattr(self, "currency_code", "USD"))
+            refusal = prizes_refusal([prize.key for prize in prizes])
         except money.MoneyError as error:
             refusal = str(error)
         if refusal:

@@ -42,6 +42,8 @@ def simulate(
     never_share: float = 0.0,
     two_groups: bool = False,
     fill: str = "byes",
+    prizes: str | None = None,
+    prize_rules: str = "",
 ) -> Night:
     """Play a night with random legal hands; a failure leaves nothing behind.
 
@@ -60,6 +62,9 @@ def simulate(
 
     `fill` is the night's answer to a head count that is not a multiple of four: byes, a house player, or tables
     of three ("threes"), whose random three-handed hands go in as each player's points at the desk.
+
+    `prizes` (with their money, as the night's form names them) and `prize_rules` are the night's from the start: a
+    night that is over changes neither (`services.nights.require_unfinished`).
     """
     rng = random.Random(seed)
     settings: dict = {}
@@ -67,6 +72,10 @@ def simulate(
         settings["points_target"] = target or None
     if head_table is not None:
         settings["head_table_ends"] = head_table
+    if prizes is not None:
+        settings["prizes"] = prizes
+    if prize_rules:
+        settings["prize_rules"] = prize_rules
     night = services.night_create(
         name=name or f"Rehearsal: {players} players, seed {seed}",
         movement=movement,

@@ -51,6 +51,11 @@ VERSION = 3
 # version 3 names the carry a pot line took in (“took_in”) and gives money only to the night's own prizes (a night
 # of before could have money for a prize it did not award: such a file restores as it was).
 READS = (1, 2, 3)
+# A pot line's “took_in” (the carry it took in), from version 3 on: written only on a line that took one in, so a
+# version 3 line without it took none in, whatever its reason says. Files before version 3 never had it: there a
+# line's reason in the service's words ("carried over from November night (03 Nov 2026)") is read once for it.
+TOOK_IN_FROM = 3
+TOOK_IN_DEFAULT = None
 
 # How version 1's words name each cause, for those files alone (the same table as migration 0014's).
 LEGACY_WORDS = (
@@ -342,7 +347,8 @@ POT_LINES = Codec(
     _same("pot", "kind", "cents", "reason", "by", "at"),
     order=("at", "id"),
     part_of_later=True,
-    # The carry a line took in, by the carrying night's uid and its line's number there (only on such a line).
+    # The carry a line took in, by the carrying night's uid and its line's number there (only on such a line; a
+    # line without it took none in: TOOK_IN_DEFAULT, from version TOOK_IN_FROM on).
     elsewhere={"carried_from": "“took_in”", "carry_named": "“took_in”"},
     shaped=took_in,
     related=("carried_from__night",),

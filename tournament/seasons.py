@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from scoring import names
 from scoring.models import Season
 
 from .models import Night
@@ -16,8 +17,9 @@ SEASON_FIELDS = ("name", "club", "notes", "method", "best_of")
 
 
 def _season_save(season: Season) -> Season:
-    season.name = " ".join(season.name.split())
-    season.club = " ".join(season.club.split())
+    # as names are kept: no zero-width or control characters, spaces collapsed (`scoring.names.clean`)
+    season.name = names.clean(season.name)
+    season.club = names.clean(season.club)
     season.notes = season.notes.strip()
     if not season.name:
         raise ValidationError({"name": "Give the season a name, for example “Winter 2027”."})

@@ -27,6 +27,14 @@ def on_wifi(monkeypatch):
     monkeypatch.setattr(addresses, "lan_addresses", lambda: [WIFI])
 
 
+@pytest.fixture(autouse=True)
+def serving_on_8000(client, monkeypatch):
+    """Requests come in on the port the run command serves on, as the server's socket says (SERVER_PORT; the test
+    client would say 80 on every request)."""
+    get = client.get
+    monkeypatch.setattr(client, "get", lambda *args, **extra: get(*args, **{"SERVER_PORT": "8000", **extra}))
+
+
 def tokens(night) -> dict[int, str]:
     return dict(TableLink.objects.filter(night=night, active=True).values_list("table", "token"))
 
@@ -135,7 +143,7 @@ def test_a_forged_host_never_reaches_a_table_link_a_code_or_a_printed_card(organ
     page = unescape(organizer_client.get(reverse("scoring:table_links", args=[night]), **forged).content.decode())
     assert f"http://{WIFI}:8000/t/{tokens(seated.night)[1]}/" in page
     assert f'The address phones use: <a href="http://{WIFI}:8000/">' in page
-    assert "You opened this page at “evil.example:666”, a name that is not this machine's" in page
+    assert "You opened this page at “evil.example:666”, a name or port that is not this machine's" in page
     assert "evil.example" not in page.replace("“evil.example:666”", "")
     for sheet in ("table_cards_pdf", "score_sheets_pdf"):
         pdf = organizer_client.get(reverse(f"tournament:{sheet}", args=[night]), **forged)
@@ -170,3 +178,29 @@ def test_own_host_knows_the_machine_and_refuses_other_names(on_wifi, settings):
     name = socket.gethostname()
     assert all(addresses.own_host(host) for host in (f"{WIFI}:8000", "127.0.0.1", name, f"{name}.local:8000"))
     assert not any(addresses.own_host(host) for host in ("evil.example", "8.8.8.8:8000", "", f"{name}.evil"))
+
+
+@pytest.mark.parametrize("host", [f"{WIFI}:9999", WIFI, "127.0.0.1:9999"])
+def test_the_laptops_own_address_at_another_port_never_reaches_a_link_or_a_card(
+    organizer_client, seated, on_wifi, host
+):
+    """The server listens on 8000: a Host naming the laptop's address at another port (or none: port 80) is the
+    browser's word, not where phones reach it. Every link, code and card carries the port the server listens on."""
+    night = seated.night_id
+    page = unescape(organizer_client.get(reverse("scoring:table_links", args=[night]), HTTP_HOST=host).content.decode())
+    assert f"http://{WIFI}:8000/t/{tokens(seated.night)[1]}/" in page
+    assert f'The address phones use: <a href="http://{WIFI}:8000/">' in page
+    assert ":9999/t/" not in page and f"http://{WIFI}/" not in page
+    for sheet in ("table_cards_pdf", "score_sheets_pdf"):
+        pdf = organizer_client.get(reverse(f"tournament:{sheet}", args=[night]), HTTP_HOST=host)
+        decoded = [code for page in qr_codes(pdf.content) for code in page]
+        assert decoded and all(code.startswith(f"http://{WIFI}:8000/t/") for code in decoded)
+    display = organizer_client.get(reverse("tournament:room_display", args=[night]), HTTP_HOST=host).content.decode()
+    assert f"<b>http://{WIFI}:8000{reverse('tournament:player_find', args=[night])}</b>" in display
+
+
+def test_own_host_takes_the_machines_address_at_the_servers_port_only(on_wifi, settings):
+    settings.ALLOWED_HOSTS = ["*", "euchre.example.org"]
+    assert addresses.own_host(f"{WIFI}:8000", "8000") and addresses.own_host(WIFI, "80")
+    assert not addresses.own_host(f"{WIFI}:9999", "8000") and not addresses.own_host(WIFI, "8000")
+    assert addresses.own_host("euchre.example.org:443", "8000")  # a listed name: a proxy may serve it

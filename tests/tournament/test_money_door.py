@@ -158,19 +158,9 @@ def test_the_prizes_money_comes_from_the_pot_and_a_tie_splits_to_the_cent(priced
     from tournament.rehearsal import simulate
     from tournament.selectors import night_standings, prize_payouts
 
-    night = simulate(players=12, rounds=2, seed=6)
-    services.money_settings(
-        night=night,
-        currency="CAD",
-        pre=2000,
-        door=2500,
-        member=None,
-        payouts="high 50%, second 30%, low $10",
-        house_share=10,
-    )
-    for entry in Entry.objects.filter(night=night):
-        services.payment_take(night=night, entry=entry, method="cash")
-    night.refresh_from_db()
+    # the money set and taken at the door before the draw (a night that is over keeps its money as it was)
+    money = {"currency": "CAD", "pre": 2000, "door": 2500, "member": None, "payouts": "high 50%, second 30%, low $10"}
+    night = simulate(players=12, rounds=2, seed=6, money={**money, "house_share": 10, "methods": ("cash",)})
     money = prize_payouts(night, door_money(night).cash.net)
     assert (money.pot, money.house) == ("$216.00", "$24.00")  # 12 × $20, the house's 10%
     awards = {award.prize: award for award in night_standings(night).awards}
@@ -179,7 +169,7 @@ def test_the_prizes_money_comes_from_the_pot_and_a_tie_splits_to_the_cent(priced
     expected = 10_800 // len(high.player_ids)
     assert rows["High score"].money.each == expected and rows["High score"].money.total == 10_800
     assert rows["Low score"].money.total == 1000
-    assert money.left == "$43.20"  # 20% of the pot no share takes
+    assert money.left == "$33.20"  # 20% of the pot no share takes ($43.20), less the low score's fixed $10
 
 
 @pytest.mark.parametrize(
@@ -195,10 +185,8 @@ def test_prize_money_the_night_cannot_pay_is_refused_beside_the_field(priced, pa
 def test_the_room_display_and_the_night_page_show_each_prizes_money(client, organizer_client):
     from tournament.rehearsal import simulate
 
-    night = simulate(players=8, rounds=2, seed=3)
-    services.money_settings(night=night, currency="USD", pre=2500, door=2500, member=None, payouts="high 60%, low $5")
-    for entry in Entry.objects.filter(night=night):
-        services.payment_take(night=night, entry=entry, method="cash")
+    money = {"currency": "USD", "pre": 2500, "door": 2500, "member": None, "payouts": "high 60%, low $5"}
+    night = simulate(players=8, rounds=2, seed=3, money={**money, "methods": ("cash",)})
     # $200 in the box: the high score's 60% is $120 (split if tied), the low score $5.
     display = client.get(reverse("tournament:room_display", args=[night.pk])).content.decode()
     page = organizer_client.get(night.get_absolute_url()).content.decode()
@@ -332,3 +320,45 @@ def test_a_late_arrival_from_the_roster_is_offered_the_door_price(priced, organi
     page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
     mine = page.split(f'id="entry-{late.pk}"')[1].split("</li>")[0]
     assert 'class="small on" name="kind" value="door"' in mine
+
+
+def test_the_money_csv_gives_times_in_the_night_s_own_time_and_a_comp_as_no_money_in(
+    organizer_client, priced, settings
+):
+    """The treasurer's spreadsheet: each line's time as the hall's clock read it (the column says which), and a
+    player let in free as a line that brought no money, so the amounts column adds up to the net entry money."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    settings.TIME_ZONE = "America/Toronto"
+    ann, bob, cy = (entry_of(priced, index) for index in range(3))
+    take = "tournament:money_take"
+    organizer_client.post(reverse(take, args=[priced.pk, ann.pk]), {"method": "cash"})
+    organizer_client.post(reverse(take, args=[priced.pk, bob.pk]), {"method": "comp"})
+    organizer_client.post(reverse(take, args=[priced.pk, cy.pk]), {"method": "card"})
+    evening = dt.datetime(2026, 12, 3, 19, 5, 7, tzinfo=ZoneInfo("America/Toronto"))  # 00:05 UTC the next day
+    for minutes, payment in enumerate(Payment.objects.filter(night=priced).order_by("pk")):
+        Payment.objects.filter(pk=payment.pk).update(at=evening + dt.timedelta(minutes=minutes))
+    text = organizer_client.get(reverse("tournament:money_csv", args=[priced.pk])).content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][0] == "when (America/Toronto)"
+    lines = rows[1:4]
+    assert [row[0] for row in lines] == ["2026-12-03 19:05:07", "2026-12-03 19:06:07", "2026-12-03 19:07:07"]
+    assert [row[2:4] for row in lines] == [["cash", "20.00"], ["comp", "0.00"], ["card", "20.00"]]
+    assert "let in free at 20.00: no money in" in lines[1][4]
+    totals = {row[1]: row[3] for row in rows if row and row[0] == "total"}
+    assert sum(float(row[3]) for row in lines) == float(totals["Entries: Net entry money"]) == 40.0
+    assert totals["Entries: Comped (no money in)"] == "20.00"
+
+
+def test_what_the_prizes_leave_of_the_pot_counts_their_fixed_amounts_too(organizer_client, priced):
+    """$160 in the pot; high takes half of it and low a fixed $10: $70 is left, not the $80 the shares alone leave."""
+    services.night_update(night=priced, prizes="high 50%, second, low $10")
+    for entry in Entry.objects.filter(night=priced):
+        organizer_client.post(reverse("tournament:money_take", args=[priced.pk, entry.pk]), {"method": "cash"})
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    assert "the prizes (shares and fixed amounts) leave $70.00 of it." in page
+    services.night_update(night=priced, prizes="high 50%, low $200", prizes_confirmed=True)  # more than the pot
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    assert "leave $0.00 of it." in page
+    assert "$120.00 more than the pot, which the house pays" in page

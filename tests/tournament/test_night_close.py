@@ -182,3 +182,28 @@ def test_a_long_reconciliation_fills_page_1_before_it_runs_on(organizer_client, 
     every = "\n".join(text for page in pages for _, text in page)
     for figure in night_close(fundraiser).figures:
         assert figure.shown in every
+
+
+@pytest.mark.django_db
+def test_a_house_that_pays_more_than_it_took_says_so_plainly_on_the_sheet_and_in_the_csv(organizer_client):
+    """Eight players at $5 and a fixed $100 for the high score: the pot holds $40, so the house pays $60 of it. The
+    reconciliation and the CSV say so in words, never a bare "The house keeps −$60.00"."""
+    door = {"currency": "USD", "pre": 500, "door": 500, "member": None, "payouts": "high $100", "methods": ("cash",)}
+    night = simulate(players=8, rounds=1, seed=2, money=door)
+    assert night_close(night).reconciliation.house_keeps == 4_000 - 10_000
+    sheet = " ".join(
+        text_of(organizer_client.get(reverse("tournament:reconciliation_pdf", args=[night.pk])).content).split()
+    )
+    assert "The house keeps nothing: it pays $60.00 more than it took in" in sheet
+    assert "The house keeps −$60.00" not in sheet
+    rows = list(
+        csv.reader(io.StringIO(organizer_client.get(reverse("tournament:money_csv", args=[night.pk])).content.decode()))
+    )
+    assert [
+        "total",
+        "The house: The house keeps nothing: it pays $60.00 more than it took in",
+        "",
+        "-60.00",
+        "",
+        "",
+    ] in rows

@@ -64,9 +64,9 @@ def _played(seed: int = 5) -> Night:
         never_share=0.2,
         leave={2: 1},
         money={"currency": "USD", "pre": 1000, "door": 1200, "member": 800, "methods": ("cash", "card")},
+        prizes="high 40%, high:red 30%, low 30%, loners $5",  # a night that is over keeps the prizes it had
     )
     assert night.status == Night.Status.FINISHED
-    services.night_update(night=night, prizes="high 40%, high:red 30%, low 30%, loners $5", prizes_confirmed=True)
     services.pot_line_add(night=night, pot="50/50", kind="in", cents=6000)
     services.pot_line_add(night=night, pot="50/50", kind="paid", cents=3000, reason="ticket 12")
     services.pot_line_add(night=night, pot="Jackpot", kind="in", cents=2500)

@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tests.conftest import register
 from tests.tournament.test_night_settings import form_data
-from tournament import backup
+from tournament import backup, services
 from tournament.models import Entry, Night
 from tournament.models import Player as RosterPlayer
 from tournament.rehearsal import simulate
@@ -20,15 +21,22 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_night_with_rules_gives_no_prize_to_a_player_who_left_and_the_sheet_says_the_rule(organizer_client):
-    night = simulate(players=16, rounds=3, seed=5, leave={3: 4})  # four players leave before game 3
+    # The rules typed on the Settings page while the night is under way (a night that is over keeps its rules).
+    rules = "high: present, every game; second: present"
+    under_way = services.night_create(name="Under way")
+    register(under_way, 8)
+    services.night_draw(night=under_way, seed=1)
+    url = reverse("tournament:night_settings", args=[under_way.pk])
+    refused = organizer_client.post(url, form_data(under_way, prize_rules="high: here")).content.decode()
+    assert "“here” is not a rule for a prize" in refused
+    organizer_client.post(url, form_data(under_way, prize_rules=rules))
+    under_way.refresh_from_db()
+    assert under_way.prize_rules == rules
+    under_way.delete()  # its players are the roster's the backup below restores afresh
+    night = simulate(players=16, rounds=3, seed=5, leave={3: 4}, prize_rules=rules)  # four leave before game 3
     gone = set(Entry.objects.filter(night=night, active=False).values_list("player_id", flat=True))
     assert len(gone) == 4
-    url = reverse("tournament:night_settings", args=[night.pk])
-    refused = organizer_client.post(url, form_data(night, prize_rules="high: here")).content.decode()
-    assert "“here” is not a rule for a prize" in refused
-    organizer_client.post(url, form_data(night, prize_rules="high: present, every game; second: present"))
-    night.refresh_from_db()
-    assert night.prize_rules == "high: present, every game; second: present"
+    assert night.prize_rules == rules
     awards = {award.key: award for award in night_standings(night).awards}
     assert awards["high"].player_ids and not set(awards["high"].player_ids) & gone
     assert not set(awards["second"].player_ids) & gone

@@ -339,3 +339,48 @@ def test_contact_and_category_are_cleaned_as_names_are(door_night):
         night=door_night, name="Ann Lee", contact="555\x07-0100\u200b", category="\x1b[31mlady\x08 "
     )
     assert (signup.contact, signup.category) == ("555-0100", "[31mlady")
+
+
+def roster_offered(client, night) -> str:
+    """The names the organizer's night page offers to add from the club's roster."""
+    page = client.get(night.get_absolute_url()).content.decode()
+    return page[page.index('name="players"') :] if 'name="players"' in page else ""
+
+
+def test_a_name_the_sign_up_put_on_the_roster_leaves_it_with_the_sign_up(client, organizer_client, open_night):
+    """A stranger who signs up and withdraws, or whom the organizer takes off, is not left on the club's roster for
+    every night to come; a regular of the roster who signs up and withdraws stays on it."""
+    regular = services.night_create(name="Last month")
+    services.players_register(night=regular, names=["Rita Regular"])
+    url = reverse("tournament:signup", args=[open_night.pk])
+    for name in ("Zed Stranger", "Yan Passing", "Rita Regular"):
+        assert client.post(url, {"name": name}).status_code == 302
+    zed, rita = SignUp.objects.get(name="Zed Stranger"), SignUp.objects.get(name="Rita Regular")
+    for signup in (zed, rita):
+        client.post(reverse("tournament:signup_withdraw", args=[signup.key]), {"sure": "1"})
+    yan = Entry.objects.get(night=open_night, name="Yan Passing")
+    organizer_client.post(reverse("tournament:entry_remove", args=[open_night.pk, yan.pk]))
+    assert set(SignUp.objects.values_list("status", flat=True)) == {"withdrawn"}
+    later = services.night_create(name="Next month")
+    offered = roster_offered(organizer_client, later)
+    assert "Rita Regular" in offered
+    assert "Zed Stranger" not in offered and "Yan Passing" not in offered
+    assert not Player.objects.filter(name__in=["Zed Stranger", "Yan Passing"]).exists()
+    # The sign-up's own page still says what happened.
+    page = client.get(reverse("tournament:signup_page", args=[zed.key])).content.decode()
+    assert "Zed Stranger: your sign-up is withdrawn." in page
+
+
+def test_a_waitlisted_sign_up_s_page_after_the_draw_says_the_waitlist_stopped(client, open_night):
+    for n in range(1, 10):
+        sign(open_night, f"Player {n}")
+    waiting = SignUp.objects.get(name="Player 9")
+    assert waiting.status == "waitlist"
+    for entry in open_night.entries.all():
+        services.entry_set_checked_in(entry=entry, checked_in=True)
+    services.night_draw(night=open_night, seed=1)
+    page = client.get(reverse("tournament:signup_page", args=[waiting.key])).content.decode()
+    assert "Player 9: the night has started without a place for you." in page
+    assert "ask at the organizer's table: a late arrival can still be added" in page
+    assert "You take a place in order when someone withdraws" not in page
+    assert "Withdraw my sign-up" not in page

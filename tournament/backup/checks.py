@@ -22,7 +22,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
-from scoring import rules, three
+from scoring import names, rules, three
 from scoring.ending import GameEnd, ending, three_totals_fault
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SEATS, is_three
@@ -166,6 +166,18 @@ def _no_nul(value: Any, place: str, key: str) -> None:
             stack.extend((*item, *item.values()))
         elif isinstance(item, list):
             stack.extend(item)
+
+
+def _visible(value: str, place: str, key: str) -> None:
+    """A name as the forms keep it (they drop these characters): no zero-width space or joiner, byte-order mark,
+    direction mark or control character, which would make two names that look alike differ, or a category that
+    looks like its prize's never match it."""
+    if char := names.invisible(value):
+        raise fail(
+            place,
+            f"“{key}” holds an invisible or control character (U+{ord(char):04X}), which no name, category or venue"
+            " may hold (the app's forms drop them).",
+        )
 
 
 def _moment(value: Any, place: str, key: str, *, date: bool = False) -> Any:
@@ -387,6 +399,8 @@ def _check_night(info: Any) -> Night:
         schema.NIGHT.values(),
         optional=schema.NIGHT.later,
     )
+    for key in ("name", "venue"):
+        _visible(getattr(night, key), "The night", key)
     for index, name in enumerate(_items(info, "keepers", "The night"), start=1):
         _username(name, f"The night's keeper {index}", "keepers", required=True)
     if night.chart is not None:
@@ -421,6 +435,7 @@ def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
     cards: list[tuple[int, str]] = []
     codes: list[tuple[str, str]] = []
     numbers: list[tuple[int, str]] = []
+    named: dict[str, str] = {}  # a player's name as the roster knows people (folded): the first place with it
     for index, row in enumerate(rows, start=1):
         place = f"Player {index}"
         if not isinstance(row, dict):
@@ -439,6 +454,13 @@ def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
         player = _record(Player, row, place, PLAYER_KEYS, optional=schema.PLAYERS.later)
         if not Player.key_for(player.name):
             raise fail(place, "“name” has nothing in it to show (only spaces or invisible characters).")
+        for field in ("name", "club_number", "category"):
+            _visible(getattr(player, field), place, field)
+        if not house and (first := named.setdefault(Player.key_for(player.name), place)) != place:
+            # the roster has one player of a name: a night cannot have two (the forms refuse the second)
+            raise fail(
+                place, f"“name” {_shown(player.name)} is also {_of(first)}'s name: a night has one player of a name."
+            )
         # An entry's card and code may be missing (files from before they travelled): they are given out anew.
         given = {k: v for k, v in row.items() if k not in ("card", "code") or v}
         entry = _record(Entry, given, place, ENTRY_KEYS, optional=schema.PLAYERS.later)
@@ -753,6 +775,8 @@ def _check_signups(rows: Any, players: Mapping[str, str]) -> None:
     for number, item in enumerate(rows, start=1):
         where = f"Sign-up {number}"
         signup = _record(SignUp, item, where, SIGNUP_KEYS)
+        for field in ("name", "contact", "category"):
+            _visible(getattr(signup, field), where, field)
         when = item.get("created_at")
         if not isinstance(when, str) or _parsed_moment(when) is None:
             raise fail(where, f"“created_at” is when it was made (an ISO date and time), not {_shown(when)}.")
@@ -853,6 +877,7 @@ def _check_pot_lines(rows: Any) -> list[PotLine]:
     lines: list[money.PotLine] = []
     made: list[PotLine] = []
     for where, line in _made_records(rows, "pot_lines", "Pot line", PotLine, POT_KEYS):
+        _visible(line.pot, where, "pot")
         if line.cents <= 0:
             raise fail(where, "a line moves money (more than 0).")
         line.at = _moment(rows[len(made)]["at"], where, "at")
@@ -891,18 +916,21 @@ def _taker(name: str) -> PotLine | None:
     return PotLine.objects.filter(carry_named=name).select_related("night").first()
 
 
-def check_carries(rows: Any, lines: list[PotLine], night: Night) -> Carries:
+def check_carries(rows: Any, lines: list[PotLine], night: Night, version: int = schema.VERSION) -> Carries:
     """Each carried jackpot taken in once. A line that took one in names it (“took_in”: the carrying night's uid
     and its line number; older files say it in the line's reason only): money in, from another, earlier night,
     named by one line only, here and in the file; where that night is here, its line is that carry, the same pot
     and amount, and no other night took it in. The file's own carries that a night restored before took in are
-    linked to it."""
+    linked to it. From version 3 a line names the carry it took in, and one that names none took none in
+    (`schema.TOOK_IN_DEFAULT`): its reason is words, never read for a carry."""
     plan = Carries()
     claimed: dict[str, str] = {}
     for index, (row, line) in enumerate(zip(rows, lines, strict=True)):
         where = f"Pot line {index + 1}"
-        took = row.get("took_in")
+        took = row.get("took_in", schema.TOOK_IN_DEFAULT)
         if took is None:
+            if version >= schema.TOOK_IN_FROM:
+                continue  # took no carry in (the schema's default for a line without “took_in”)
             if line.kind == PotLine.Kind.IN and (words := CARRIED_WORDS.fullmatch(line.reason)):
                 carry = _carry_by_words(words["name"], words["date"], line, night, claimed)
                 if carry is not None:
@@ -1042,6 +1070,33 @@ def _check_draws(rows: Any, night: Night, came: Iterable[int], cards: Iterable[i
             raise fail(where, "its winners are not what its seed and its pool give: it was not made as recorded.")
         numbers.append((draw.number, where))
     _once(numbers, "The draw number")
+
+
+def check_not_here(data: dict[str, Any]) -> None:
+    """Refuse a copy of a night already on this laptop under another uid (edited, or a night copied by hand): its
+    score entries, table links or sign-ups are already here, and each of those is one of a kind on the laptop."""
+    entries = [
+        item.get("key") for row in data["rounds"] for item in row.get("submissions", []) if isinstance(item, dict)
+    ]
+    tokens = [item.get("token") for item in data["table_links"] if isinstance(item, dict)]
+    signups = [item.get("key") for item in data.get("signups", []) if isinstance(item, dict)]
+    night = None
+    for lookup, values in (
+        ("rounds__submissions__key__in", entries),
+        ("table_links__token__in", tokens),
+        ("signups__key__in", signups),
+    ):
+        for start in range(0, len(values), 500):  # a statement's parameters are limited (SQLite's 999 of old)
+            if night := Night.objects.filter(**{lookup: values[start : start + 500]}).first():
+                break
+        if night is not None:
+            break
+    if night is not None:
+        raise refuse(
+            f"This backup's night is already here: “{night.name}” of {night.date:%Y-%m-%d} has its score entries,"
+            " table links or sign-ups (a copy of that night, its uid changed). A night is on a laptop once: delete"
+            f" that night first to restore this file instead. {NOTHING}"
+        )
 
 
 def _parsed_moment(text: str) -> dt.datetime | None:

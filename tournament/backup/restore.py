@@ -157,7 +157,8 @@ def night_restore(*, raw: bytes, by=None) -> Night:
     info = data["night"]
     if (existing := Night.objects.filter(uid=info["uid"]).first()) is not None:
         raise refuse(f"This night is already here: “{existing.name}” of {existing.date:%Y-%m-%d}. Nothing restored.")
-    carries = checks.check_carries(data.get("pot_lines", []), lines, checked)
+    checks.check_not_here(data)
+    carries = checks.check_carries(data.get("pot_lines", []), lines, checked, data["version"])
     try:
         made = Made(accounts=_accounts(data))
         night = Night.objects.create(
@@ -176,7 +177,12 @@ def night_restore(*, raw: bytes, by=None) -> Night:
     except (KeyError, TypeError, ValueError) as error:
         raise refuse(f"This backup is incomplete or malformed ({error!r}): nothing was restored.") from error
     except IntegrityError as error:
-        raise refuse(f"This backup clashes with what is already here ({error}): nothing was restored.") from error
+        # a clash the checks above did not foresee: said in words, the database's own message in the log
+        logger.warning("A restore clashed with what is here: %s", error)
+        raise refuse(
+            "This backup clashes with what is already on this laptop (a record of it that may be here once is"
+            f" here already: is this night, or a copy of it, here?). {NOTHING}"
+        ) from error
     _check_readings(Night.objects.get(pk=night.pk))
     return night
 

@@ -6,6 +6,7 @@ correction is a new line with a reason, so the record shows what happened and in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -251,14 +252,25 @@ class PrizeMoney:
     left_over: int
 
 
-def _payout(amount: str) -> Payout:
-    """A prize's money as written: a share of the pot ("40%") or an amount ("$20", "20.50")."""
+def _payout(amount: str, currency: str = "USD") -> Payout:
+    """A prize's money as written: a share of the pot ("40%") or an amount ("$20", "20.50"; on a night whose
+    currency is written with a decimal comma "20,50" too), read as every amount at the cash box is (`parse_cents`)."""
     if amount.endswith("%"):
         number = amount[:-1]
         if not number.isdecimal() or not 0 < int(number) <= 100:
             raise MoneyError(f"A share of the pot is 1% to 100%, not “{amount}”.")
         return Payout(percent=int(number))
-    return Payout(cents=parse_cents(amount))
+    return Payout(cents=parse_cents(amount, currency))
+
+
+# The comma that parts the prizes: any comma but one between two figures, which is inside an amount ("high 12,50,
+# low 5": twelve and a half, then low; "high 1,250": a thousand two hundred and fifty).
+_PARTS = re.compile(r"(?<![0-9]),|,(?![0-9])")
+
+
+def _parts(text: str) -> list[str]:
+    """The prizes (or payouts) written in `text`, each with its spaces collapsed, the empty ones left out."""
+    return [part for part in (" ".join(piece.split()) for piece in _PARTS.split(text)) if part]
 
 
 def _shares_fit(payouts: Iterable[Payout]) -> None:
@@ -266,19 +278,18 @@ def _shares_fit(payouts: Iterable[Payout]) -> None:
         raise MoneyError("The shares of the pot add up to more than 100%.")
 
 
-def parse_payouts(text: str) -> dict[str, Payout]:
-    """The organizer's payouts, e.g. "high 50%, second 30%, third 20%" or "high $50, low 10": prize -> payout."""
+def parse_payouts(text: str, currency: str = "USD") -> dict[str, Payout]:
+    """The organizer's payouts, e.g. "high 50%, second 30%, third 20%" or "high $50, low 10": prize -> payout.
+    Amounts are read in `currency`'s way ("low 12,50" on a euro night), as the prizes' are (`parse_prizes`)."""
     payouts: dict[str, Payout] = {}
-    for part in (piece.strip() for piece in text.split(",")):
-        if not part:
-            continue
+    for part in _parts(text):
         key, _, amount = part.rpartition(" ")
         key, amount = key.strip(), amount.strip()
         if not key or not amount:
             raise MoneyError(f"Write each prize and its money, like “high 50%” or “low $10”, not “{part}”.")
         if key in payouts:
             raise MoneyError(f"“{key}” is paid twice.")
-        payouts[key] = _payout(amount)
+        payouts[key] = _payout(amount, currency)
     _shares_fit(payouts.values())
     return payouts
 
@@ -307,29 +318,31 @@ def _is_money(word: str) -> bool:
     return word.endswith("%") or word[:1] in ("$", "£", "€", ".") or word[:1].isdecimal()
 
 
-def parse_prizes(text: str) -> list[Prize]:
+def parse_prizes(text: str, currency: str = "USD") -> list[Prize]:
     """The night's prizes as the organizer writes them in the one place they are named, in order, each once and
     each with its money if it carries any: "high 40%, low 30%, loners 30%", "high, low, loners", "high $20, low".
 
     The prize's name is folded to lower case ("High" is "high"; a category after "high:" is kept as typed). Refused
-    (MoneyError, in words) where a prize is named twice, an amount is not one, or the shares pass 100%. Whether a
-    name is a prize is the prize table's to say (`scoring.prizes.valid_prize`)."""
+    (MoneyError, in words) where a prize is named twice (a category whatever its case: "high:Lady" is "high:lady"),
+    an amount is not one, or the shares pass 100%. Amounts are read in `currency`'s way, as every money field reads
+    them (`parse_cents`): "high 12,50" is twelve and a half on a euro night, and on a dollar night too (a comma
+    before one or two figures is a decimal mark). Whether a name is a prize is the prize table's to say
+    (`scoring.prizes.valid_prize`)."""
     prizes: list[Prize] = []
-    for part in (" ".join(piece.split()) for piece in text.split(",")):
-        if not part:
-            continue
+    for part in _parts(text):
         key, _, last = part.rpartition(" ")
         payout = None
         if key and _is_money(last):
-            payout = _payout(last)
+            payout = _payout(last, currency)
         elif _is_money(part):
             raise MoneyError(f"Name the prize its money is for, like “high {part}”, not “{part}” alone.")
         else:
             key = part
         name, colon, category = key.partition(":")
         key = name.strip().casefold() + colon + category.strip()
-        if any(prize.key == key for prize in prizes):
-            raise MoneyError(f"“{key}” is named twice: name each prize once, with its money.")
+        if same := next((prize.key for prize in prizes if prize.key.casefold() == key.casefold()), None):
+            also = "" if same == key else f" (as “{same}”)"
+            raise MoneyError(f"“{key}” is named twice{also}: name each prize once, with its money.")
         prizes.append(Prize(key, payout))
     _shares_fit(prize.payout for prize in prizes if prize.payout)
     return prizes

@@ -137,7 +137,7 @@ class PrizePayouts:
     pot: str
     house: str
     paid: str  # the prizes' money in all
-    left: str  # the pot less the shares paid from it
+    left: str  # the pot less what its prizes take from it (shares and fixed amounts), never below nothing
     short: str = ""  # the prizes' money beyond the pot, in words ("" when the pot covers it): the house pays it
 
 
@@ -165,9 +165,9 @@ def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) 
                 shown += f" ({cents} left over, kept by the house)"
         rows.append(PrizeMoneyRow(award.prize, award.names, share, shown))
     paid = sum(row.money.each * row.money.winners for row in rows)
-    shared = sum(
-        money.prize_money(payout, pot_cents, 1).total for payout in payouts.values() if payout.percent is not None
-    )
+    # What the prizes take from the pot, each once: its shares and its fixed amounts alike (a fixed $10 is $10 the
+    # pot no longer has); where they take more than it holds, `short` says so and nothing is left.
+    taken = money.pot_cover(payouts.values(), pot_cents).claimed
     # What the prizes ask of the pot: each prize won so far once (before any is won, each prize the night offers).
     won = [award.key for award in awarded if award.player_ids and award.key in payouts]
     owed = [payouts[key] for key in won] if awarded else list(payouts.values())
@@ -176,7 +176,7 @@ def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) 
         pot=money.shown(pot_cents, currency),
         house=money.shown(house, currency),
         paid=money.shown(paid, currency),
-        left=money.shown(pot_cents - shared, currency),
+        left=money.shown(max(0, pot_cents - taken), currency),
         short=money.pot_cover(owed, pot_cents).words(currency),
     )
 
@@ -248,6 +248,14 @@ class NightClose:
     pays_money: bool  # the night has payouts (else the prize sheet is items only)
     paid: str  # the prize money paid in all, as shown
     payouts: PrizePayouts | None  # each prize's money (None: the night pays none)
+
+
+def _house_keeps_words(cents: int, currency: str) -> str:
+    """The reconciliation's last line, said plainly when the prizes take more than the night took in: the house
+    then keeps nothing and pays the difference (the figure stays the negative number the sums give)."""
+    if cents >= 0:
+        return "The house keeps"
+    return f"The house keeps nothing: it pays {money.shown(-cents, currency)} more than it took in"
 
 
 @dataclass(frozen=True)
@@ -372,7 +380,7 @@ def night_close(night: Night, standings: NightStandings | None = None) -> NightC
         figure("The house", f"The house's share ({night.house_share}%)", close.house_share),
         figure("The house", "The pot not paid out", close.kept_of_pot),
         *([figure("The house", "What the side pots leave", close.kept_of_pots)] if pots else []),
-        figure("The house", "The house keeps", close.house_keeps, strong=True),
+        figure("The house", _house_keeps_words(close.house_keeps, currency), close.house_keeps, strong=True),
     ]
     return NightClose(
         prizes,

@@ -11,7 +11,7 @@ from scoring.prizes import valid_prize
 
 from ..engine import money
 from ..models import Entry, Night, Payment
-from .nights import create_once, form_key, lock_night, prizes_ask, prizes_questions
+from .nights import create_once, form_key, lock_night, prizes_ask, prizes_questions, require_unfinished
 
 
 def _locked_entry(night: Night, entry: Entry) -> Entry:
@@ -66,6 +66,7 @@ def money_settings(
     pot cannot cover, or a category prize nobody tonight is in, is asked about first, as on the night's form, unless
     `confirmed` (`nights.prizes_questions`)."""
     night = lock_night(night)
+    require_unfinished(night, "currency", "its prices, currency and prize money no longer change")
     try:
         currency = money.currency_code(currency)
     except money.MoneyError as error:
@@ -75,7 +76,7 @@ def money_settings(
             raise ValidationError({name: "A price is from 0 to 10,000."})
     if payouts is not None:
         try:
-            paid = money.parse_payouts(payouts)
+            paid = money.parse_payouts(payouts, currency)
         except money.MoneyError as error:
             raise ValidationError({"payouts": str(error)}) from error
         if unknown := [key for key in paid if not valid_prize(key)]:
@@ -106,6 +107,7 @@ def money_settings(
 def entry_price_kind(*, night: Night, entry: Entry, kind: str) -> Entry:
     """Which price a player pays: pre-registered, at the door, or a member's."""
     night = lock_night(night)
+    require_unfinished(night, "kind", "the prices its players paid no longer change")
     entry = _locked_entry(night, entry)
     if kind not in money.KINDS:
         raise ValidationError({"kind": "The price is pre-registered, at the door, or a member's."})
@@ -132,6 +134,7 @@ def payment_take(
     key = form_key(key)
     if key and (done := Payment.objects.filter(night=night, key=key).first()) is not None:
         return done  # the same tap sent twice: taken once
+    require_unfinished(night, "cents", "its cash is counted (the prize pot is a share of it)")
     entry = _locked_entry(night, entry)
     if method not in money.METHODS:
         raise ValidationError({"method": f"Paid by {', '.join(money.METHODS)}."})
@@ -159,6 +162,7 @@ def payment_refund(
     key = form_key(key)
     if key and (done := Payment.objects.filter(night=night, key=key).first()) is not None:
         return done  # the same refund sent twice: given back once
+    require_unfinished(night, "cents", "its cash is counted (the prize pot is a share of it)")
     entry = _locked_entry(night, entry)
     reason = " ".join(reason.split())
     if not reason:

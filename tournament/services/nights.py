@@ -80,7 +80,7 @@ def _prizes_set(night: Night, text: str, confirmed: bool = False) -> None:
     carry some (`Night.payouts`, in the same words), so the two always agree. The names are checked by
     `Night.clean`; what a treasurer would want to know first (`prizes_questions`) is asked unless `confirmed`."""
     try:
-        prizes = money.parse_prizes(text)
+        prizes = money.parse_prizes(text, night.currency)
     except money.MoneyError as error:
         raise ValidationError({"prizes": str(error)}) from error
     if not prizes:
@@ -135,7 +135,7 @@ def night_create(
         _prizes_set(night, settings["prizes"])
     night.name = clean_name(night.name)
     night.date = night.date or timezone.localdate()
-    night.venue = night.venue.strip()
+    night.venue = clean_name(night.venue)
     night.rules = PRESETS.get(night.scoring, STANDARD).as_dict()
     if night.movement == Night.Movement.WINNERS_STAY:
         if night.prizes == DEFAULT_PRIZES and not night.payouts:
@@ -186,6 +186,8 @@ def night_update(
     unknown = sorted(set(settings) - set(NIGHT_SETTINGS))
     if unknown:
         raise TypeError(f"A night has no setting {unknown[0]!r}.")
+    if night.status == Night.Status.FINISHED:
+        _finished_unchanged(night, price, currency, settings)
     drawn = night.status != Night.Status.SETUP
     fixed = [name for name, value in settings.items() if name not in LATER_SETTINGS and getattr(night, name) != value]
     if drawn and fixed:
@@ -200,11 +202,31 @@ def night_update(
         else:
             setattr(night, name, value)
     night.name = clean_name(night.name)
-    night.venue = night.venue.strip()
+    night.venue = clean_name(night.venue)
     night.full_clean()
     night.save()
     Night.touch(night.pk, moved=True)
     return night
+
+
+def _finished_unchanged(night: Night, price: int | None, currency: str | None, settings: dict[str, Any]) -> None:
+    """A night that is over takes a new name, venue or paper size, and nothing else (`require_unfinished`)."""
+    if currency is not None and currency.strip().upper() != night.currency:
+        require_unfinished(night, "currency", "its currency no longer changes")
+    if price is not None and price != night.price_pre:
+        require_unfinished(night, "price", "its prices no longer change")
+    for name, value in settings.items():
+        if name in UNFINISHED_TOO:
+            continue
+        if name == "prizes":
+            try:
+                same = money.prizes_text(money.parse_prizes(value, night.currency), night.currency) == night.prizes_text
+            except money.MoneyError:
+                same = False
+            if not same:
+                require_unfinished(night, "prizes", "its prizes and their money no longer change")
+        elif getattr(night, name) != value:
+            require_unfinished(night, name, "its settings no longer change, but for its name, venue and paper size")
 
 
 def form_key(key: str) -> str:
@@ -239,8 +261,25 @@ def require_setup(night: Night, field: str) -> None:
 
 
 def require_open(night: Night, field: str) -> None:
+    require_unfinished(night, field, "no more players can join")
+
+
+# A night that is over is history (#34): once its last game is closed, what it was played with and what it pays
+# (its players, seating and wishes, its prices, currency and the door's cash the prize pot is a share of, its prizes,
+# their money and who may take them) stays as its sheets printed it. Every service that would change one of those
+# refuses through `require_unfinished`. What is handed out after the last game is still recorded, each a new dated
+# line that changes no prize's money: a side pot's line (the 50/50 paid, a jackpot carried on or taken in) and a
+# draw (a tie settled, a door prize drawn). The night's name, venue and paper size (what the sheets are titled and
+# printed on) may still be put right.
+UNFINISHED_TOO = ("name", "venue", "paper")
+
+
+def require_unfinished(night: Night, field: str, what: str) -> None:
+    """Refuse, beside `field`, a change to a night that is over: `what` says what no longer changes."""
     if night.status == Night.Status.FINISHED:
-        raise ValidationError({field: "The night is over: no more players can join."})
+        raise ValidationError(
+            {field: f"The night is over: {what}. What a night played, printed and paid stays as it was."}
+        )
 
 
 @transaction.atomic

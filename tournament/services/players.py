@@ -24,7 +24,7 @@ from ..models import (
     Seating,
     SignUp,
 )
-from .nights import clean_name, form_key, lock_night, require_open, require_setup
+from .nights import clean_name, form_key, lock_night, require_open, require_setup, require_unfinished
 from .seating import bye_floor, number_new_entries, reseat_if_waiting
 
 
@@ -164,11 +164,22 @@ def entry_remove(*, entry: Entry) -> None:
         raise ValidationError(
             {"players": f"{entry.name} has paid: refund it on the Money page first, then remove them."}
         )
+    signups = list(SignUp.objects.filter(entry=entry))
     signed = SignUp.objects.filter(entry=entry).update(status=SignUp.Status.WITHDRAWN, entry=None)
     entry.delete()
+    for signup in signups:
+        roster_leave_with(signup, entry.player_id)
     if signed:
         waitlist_fill(entry.night)
     Night.touch(entry.night_id)
+
+
+def roster_leave_with(signup: SignUp, player_id: int) -> None:
+    """A name the public sign-up put on the club's roster leaves it with the sign-up (withdrawn, or taken off the
+    night before the draw): a player made by this sign-up (on the roster since it was made) who plays no night. A
+    roster player who signed up keeps their place on the roster. Inside the caller's transaction."""
+    if not Entry.objects.filter(player_id=player_id).exists():
+        Player.objects.filter(pk=player_id, house=False, created_at__gte=signup.created_at).delete()
 
 
 def signup_register(signup: SignUp) -> SignUp:
@@ -205,8 +216,7 @@ def entry_set_active(*, entry: Entry, active: bool) -> Entry:
     seated and not yet started, it is seated again at once.
     """
     entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
-    if entry.night.status == Night.Status.FINISHED:
-        raise ValidationError({"players": "The night is over."})
+    require_unfinished(entry.night, "players", "who played in it no longer changes")
     entry.active = active
     if active:
         entry.checked_in = True
@@ -227,14 +237,9 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
     """
     entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
     night = lock_night(entry.night)
+    require_unfinished(night, "name", "who played in it no longer changes")
     if night.status != Night.Status.PLAYING:
-        raise ValidationError(
-            {
-                "name": "A substitute comes in once the night is under way."
-                if night.status == Night.Status.SETUP
-                else "The night is over."
-            }
-        )
+        raise ValidationError({"name": "A substitute comes in once the night is under way."})
     if entry.player.house:
         raise ValidationError({"leaving": "A house player is stood down by the seating itself, not replaced."})
     if not entry.active:

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 
 from ..engine import money
 from ..models import Night, PotLine
-from .nights import create_once, form_key, lock_night
+from .nights import clean_name, create_once, form_key, lock_night
 
 MOST_CENTS = 100_000_00
 
@@ -25,7 +25,9 @@ def pot_line_add(*, night: Night, pot: str, kind: str, cents: int, reason: str =
     key = form_key(key)
     if key and (done := PotLine.objects.filter(night=night, key=key).first()) is not None:
         return done  # the same line sent twice: stored once
-    pot, reason = " ".join(pot.split()), " ".join(reason.split())
+    # A pot's name kept as names are (no zero-width or control character): "50/50" typed twice is one pot, however
+    # it was pasted.
+    pot, reason = clean_name(pot), " ".join(reason.split())
     if not pot:
         raise ValidationError({"pot": "Name the pot: “50/50”, “Bump cup”, “Jackpot”…"})
     if kind not in PotLine.Kind.values:

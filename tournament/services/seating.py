@@ -19,7 +19,7 @@ from ..engine.movements import KEEPS_PARTNERS, MOVEMENTS, WISH_RULES, Outcome
 from ..engine.types import SeatingError, Table
 from ..engine.wishes import last_partnerships
 from ..models import Action, Bye, Cause, Entry, Night, Player, Round, RoundEvent, Seating
-from .nights import lock_night
+from .nights import lock_night, require_unfinished
 
 # ---- seating a game: the opening draw, the movement, byes and house players -------------------------------------
 
@@ -433,8 +433,7 @@ def entry_set_number(*, entry: Entry, number: int) -> Entry:
     night = lock_night(entry.night)
     if night.movement != Night.Movement.ROTATION or not night.chart_size:
         raise ValidationError({"number": "Chart numbers belong to rotation nights with a chart."})
-    if night.status == Night.Status.FINISHED:
-        raise ValidationError({"number": "The night is over."})
+    require_unfinished(night, "number", "its chart numbers no longer change")
     if not 1 <= number <= night.chart_size:
         raise ValidationError({"number": f"The chart has numbers 1 to {night.chart_size}."})
     holder = Entry.objects.filter(night=night, number=number).exclude(pk=entry.pk).select_related("player").first()

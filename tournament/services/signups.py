@@ -14,7 +14,7 @@ from django.db import transaction
 
 from ..models import NAME_LENGTH, Entry, Night, Player, SignUp
 from .nights import clean_name, form_key, lock_night
-from .players import entry_check_in_by_phone, signup_register, waitlist_fill
+from .players import entry_check_in_by_phone, roster_leave_with, signup_register, waitlist_fill
 
 
 def _open_for_signups(night: Night) -> None:
@@ -95,10 +95,13 @@ def signup_withdraw(*, signup: SignUp) -> SignUp | None:
     if night.status != Night.Status.SETUP:
         raise ValidationError({"signup": "The seating is drawn: tell the organizer you are leaving."})
     had_place = signup.status == SignUp.Status.IN
+    player_id = signup.entry.player_id if signup.entry is not None else None
     if signup.entry_id is not None:
         Entry.objects.filter(pk=signup.entry_id).delete()
     signup.status, signup.entry = SignUp.Status.WITHDRAWN, None
     signup.save(update_fields=["status", "entry"])
+    if player_id is not None:
+        roster_leave_with(signup, player_id)
     if not had_place:
         return None
     taken = waitlist_fill(night)

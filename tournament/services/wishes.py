@@ -16,7 +16,7 @@ from scoring import names
 
 from ..engine.wishes import WishError, Wishes, parse_groups
 from ..models import Entry, Night, PartnerWish
-from .nights import lock_night
+from .nights import lock_night, require_unfinished
 from .seating import reseat_if_waiting
 
 # "Mary Smith & John Smith", "Mary Smith and John Smith", "Mary Smith + John Smith", "Mary Smith / John Smith".
@@ -80,8 +80,7 @@ def _pairs(text: str, find, field: str) -> list[tuple[int, int, str]]:
 def night_wishes_set(*, night: Night, never: str, always: str, groups: str) -> Night:
     """Replace the night's partner wishes with these lists and this two-group rule, or refuse all of it."""
     night = lock_night(night)
-    if night.status == Night.Status.FINISHED:
-        raise ValidationError({"never": "The night is over: its seating no longer changes."})
+    require_unfinished(night, "never", "its seating and partner wishes no longer change")
     try:
         parse_groups(groups)
     except WishError as error:

@@ -1,0 +1,156 @@
+"""A night that is over never changes (#34: "a past night is history"). Through the pages, as the organizer sends
+them: once the last game is closed, its prizes and their money, its prices and currency, a player's price and the
+door's cash are refused beside the field, nothing is written and every sheet prints as before; what is handed out
+after the last game (a side pot's line, a draw) is still recorded, and the name, venue and paper still change."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.urls import reverse
+
+from tournament.models import Draw, Night, Payment, PotLine
+from tournament.rehearsal import simulate
+
+from .test_night_form import sent
+
+pytestmark = pytest.mark.django_db
+
+FUNDRAISER = {
+    **{"currency": "USD", "pre": 2000, "door": 2500, "member": None, "house_share": 10},
+    "payouts": "high 40%, second 20%, low $5",
+    "methods": ("cash", "card"),
+}
+SHEETS = ("prize_sheet_pdf", "reconciliation_pdf", "money_csv", "standings_csv")
+OVER = "The night is over:"
+
+
+@pytest.fixture
+def over(db) -> Night:
+    night = simulate(players=8, rounds=2, seed=3, money=FUNDRAISER)
+    assert night.status == Night.Status.FINISHED
+    return night
+
+
+def sheets(client, night: Night) -> dict[str, bytes]:
+    return {name: client.get(reverse(f"tournament:{name}", args=[night.pk])).content for name in SHEETS}
+
+
+def said(response) -> str:
+    assert response.status_code == 200  # the page again, with the refusal: never a server error, never saved
+    return html.unescape(response.content.decode())
+
+
+def settings_post(client, night: Night, **typed: str):
+    url = reverse("tournament:night_settings", args=[night.pk])
+    return client.post(url, sent(client.get(url).context["form"], **typed))
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ({"prizes": "high 60%, low 40%"}, "its prizes and their money no longer change"),
+        ({"prizes": "high 40%, second 20%, low $5, loners $5"}, "its prizes and their money no longer change"),
+        ({"price": "30"}, "its prices no longer change"),
+        ({"currency": "EUR"}, "its currency no longer changes"),
+        ({"prize_rules": "high: members"}, "its settings no longer change"),
+        ({"one_prize_each": ""}, "its settings no longer change"),
+    ],
+)
+def test_the_settings_of_a_night_that_is_over_are_refused_beside_the_field(organizer_client, over, typed, words):
+    before = sheets(organizer_client, over)
+    text = (over.prizes_text, over.payouts, over.price_pre, over.currency, over.prize_rules, over.one_prize_each)
+    page = said(settings_post(organizer_client, over, **typed))
+    assert OVER in page and words in page
+    over.refresh_from_db()
+    assert (
+        over.prizes_text,
+        over.payouts,
+        over.price_pre,
+        over.currency,
+        over.prize_rules,
+        over.one_prize_each,
+    ) == text
+    assert sheets(organizer_client, over) == before
+
+
+def test_the_name_venue_and_paper_of_a_night_that_is_over_may_still_be_put_right(organizer_client, over):
+    answer = settings_post(organizer_client, over, name="Spring fundraiser", venue="St Mary's hall", paper="a4")
+    assert answer.status_code == 302
+    over.refresh_from_db()
+    assert (over.name, over.venue, over.paper) == ("Spring fundraiser", "St Mary's hall", "a4")
+
+
+def test_the_money_of_a_night_that_is_over_is_refused_on_the_money_page(organizer_client, over):
+    before = sheets(organizer_client, over)
+    payments = list(Payment.objects.filter(night=over).values_list("pk", "cents"))
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    prices = reverse("tournament:money_settings", args=[over.pk])
+    page = said(organizer_client.post(prices, {"currency": "USD", "pre": "15", "door": "20", "house_share": "0"}))
+    assert f"{OVER} its prices, currency and prize money no longer change" in page
+    kind = reverse("tournament:money_kind", args=[over.pk, entry.pk])
+    assert f"{OVER} the prices its players paid no longer change" in said(organizer_client.post(kind, {"kind": "door"}))
+    refund = reverse("tournament:money_refund", args=[over.pk, entry.pk])
+    page = said(
+        organizer_client.post(
+            refund,
+            {
+                f"r{entry.pk}-cents": "5",
+                f"r{entry.pk}-method": entry.payments.get().method,
+                f"r{entry.pk}-reason": "left",
+            },
+        )
+    )
+    assert f"{OVER} its cash is counted (the prize pot is a share of it)" in page
+    over.refresh_from_db()
+    entry.refresh_from_db()
+    assert (over.price_pre, over.price_door, over.house_share, entry.price_kind) == (2000, 2500, 10, "pre")
+    assert list(Payment.objects.filter(night=over).values_list("pk", "cents")) == payments
+    assert sheets(organizer_client, over) == before
+
+
+def test_what_is_handed_out_after_the_last_game_is_still_recorded(organizer_client, over):
+    """The 50/50 paid and the door prize drawn at the end: new lines of their own, the prizes' money untouched."""
+    prize_sheet = organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[over.pk])).content
+    pots = reverse("tournament:pot_add", args=[over.pk])
+    assert organizer_client.post(pots, {"pot": "50/50", "kind": "in", "cents": "40"}).status_code == 302
+    assert (
+        organizer_client.post(pots, {"pot": "50/50", "kind": "paid", "cents": "20", "reason": "ticket 7"}).status_code
+        == 302
+    )
+    draw = reverse("tournament:draw_make", args=[over.pk])
+    assert organizer_client.post(draw, {"title": "Door prize", "count": "1", "pool_kind": "players"}).status_code == 302
+    assert PotLine.objects.filter(night=over).count() == 2 and Draw.objects.filter(night=over).count() == 1
+    assert organizer_client.get(reverse("tournament:prize_sheet_pdf", args=[over.pk])).content == prize_sheet
+
+
+def test_a_late_arrival_who_still_owes_cannot_be_taken_in_once_the_night_is_over(organizer_client):
+    """Four players came for game 2 and never paid: once the night is over the box is counted, the pot with it."""
+    night = simulate(players=8, rounds=2, seed=3, arrive={2: 4}, money=FUNDRAISER)
+    late = next(entry for entry in night.entries.filter(player__house=False) if not entry.payments.exists())
+    before = sheets(organizer_client, night)
+    take = reverse("tournament:money_take", args=[night.pk, late.pk])
+    page = said(organizer_client.post(take, {"method": "cash"}))
+    assert f"{OVER} its cash is counted (the prize pot is a share of it)" in page
+    assert not late.payments.exists()
+    assert sheets(organizer_client, night) == before
+
+
+def test_who_played_and_with_whom_stay_as_they_were(organizer_client, over):
+    """The roster, the substitutes and the wishes of a night that is over: refused by the same rule. (The night page
+    of a night that is over offers no roster buttons; a post sent anyway changes nothing and is no server error.)"""
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    said(organizer_client.post(reverse("tournament:entry_active", args=[over.pk, entry.pk]), {"active": "0"}))
+    said(
+        organizer_client.post(
+            reverse("tournament:entry_substitute", args=[over.pk]), {"leaving": entry.pk, "name": "Late Sub"}
+        )
+    )
+    wishes = reverse("tournament:wishes", args=[over.pk])
+    refused = said(organizer_client.post(wishes, {"partner_groups": "", "never": "", "always": ""}))
+    assert f"{OVER} its seating and partner wishes no longer change" in refused
+    entry.refresh_from_db()
+    assert entry.active and not over.entries.filter(name="Late Sub").exists()
