@@ -307,9 +307,11 @@ QUICK = "not postgres and not e2e and not venue and not backend"
 
 
 def test_workers() -> int:
-    """Test processes side by side (pytest-xdist): one a core, or HEADTABLE_TEST_WORKERS; eight at most, as each
-    takes two of Redis's sixteen databases in the second pass (tests/backends.py)."""
-    return min(8, int(os.environ.get("HEADTABLE_TEST_WORKERS", str(os.cpu_count() or 1))))
+    """Test processes side by side (pytest-xdist): two a core, or HEADTABLE_TEST_WORKERS; eight at most, as each
+    takes two of Redis's sixteen databases in the second pass (tests/backends.py). Two a core, since many tests
+    spend much of their time waiting (a browser's polls, a server or a worker starting, a timer's bell) while
+    another process can use the core."""
+    return min(8, int(os.environ.get("HEADTABLE_TEST_WORKERS", str(2 * (os.cpu_count() or 1)))))
 
 
 def pytest_command(marks: str, pytest_args: list[str]) -> list[str]:

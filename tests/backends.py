@@ -11,6 +11,7 @@ test command and CI.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -57,31 +58,47 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 
-# Seconds a long test takes, roughly (the browser tests; the separate processes and the whole nights).
+# Seconds a long test takes, roughly, by its marks, where tests/durations.json does not say (the browser tests; the
+# separate processes and the whole nights).
 LONG = {"e2e": 13, "venue": 15, "backend": 12, "postgres": 10, "slow": 6}
+# Seconds each of the longest tests took in a run of the first pass (rewrite it with `python3 tests/durations.py`
+# from a run's `--durations=0` output when the long tests change; a test missing from it is weighed by its marks).
+DURATIONS: dict[str, float] = json.loads((ROOT / "tests" / "durations.json").read_text(encoding="utf-8"))
+# Test processes that drive a browser: one with two processes, two with more (each browser test then shares its
+# process with nothing, and its pages' polls with one other browser at most).
+BROWSERS = 2
+
+
+def weight(item: pytest.Item) -> float:
+    seconds = DURATIONS.get(item.nodeid.split("[")[0] if item.nodeid not in DURATIONS else item.nodeid)
+    if seconds is not None:
+        return seconds
+    return max((LONG[mark] for mark in LONG if item.get_closest_marker(mark)), default=0)
 
 
 @pytest.hookimpl(trylast=True)  # after -m has deselected what this pass leaves out, and after conftest's marks
 def pytest_collection_modifyitems(config, items):
     """Order the tests for pytest-xdist's worksteal, which gives each test process one run of the list in order
     (the first N/k tests to one, the next to another) and then lets an idle process take the back half of a busy
-    one's queue. Each process's run starts with its share of the long tests, so no process is left with a chain
-    of them at the end; the browser tests share one process, so that their pages' polls are not slowed by a
-    second browser beside them. Without xdist the order is the usual one."""
+    one's queue. The long tests are dealt out longest first to the process with the least to do, so no process is
+    left with a chain of them at the end; the browser tests go to the first one or two processes only (their
+    pages' polls are timed, and a browser in every process would slow them all), the rest of the long tests to
+    whichever has least. Each run then takes short tests up to its share. Without xdist the order is the usual
+    one."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers < 2 or len(items) < workers:
         return
+    browsers = range(1 if workers < 3 else min(BROWSERS, workers - 1))
     runs: list[list[pytest.Item]] = [[] for _ in range(workers)]
-    load = [0] * workers
-    short = []
+    load = [0.0] * workers
+    long, short = [], []
     for item in items:
-        seconds = max((LONG[mark] for mark in LONG if item.get_closest_marker(mark)), default=0)
-        if not seconds:
-            short.append(item)
-            continue
-        run = 0 if item.get_closest_marker("e2e") else min(range(workers), key=lambda k: (load[k], k))
+        (long if weight(item) else short).append(item)
+    for item in sorted(long, key=weight, reverse=True):
+        choices = browsers if item.get_closest_marker("e2e") else range(workers)
+        run = min(choices, key=lambda k: (load[k], k))
         runs[run].append(item)
-        load[run] += seconds
+        load[run] += weight(item)
     # worksteal hands out len(pending) // (processes left) tests to each process in turn.
     left = len(items)
     for k, run in enumerate(runs):
