@@ -13,7 +13,7 @@ the players whose turn it is, and the rest partner at tables of four.
   is read from `rotation_data` (found by `rotation_search`, run by hand): mostly a base round developed over Z_v,
   so that every two players are opponents once or twice (the bound four-handed tables allow), byes within one after
   every game, nobody partnering twice, and table visits, trios and stays as low as the search found. A shorter night,
-  or one with partner wishes, is built as below.
+  or one with partner wishes or tables of three, is built as below.
 * Every other chart. The partnerships come from a one-factorization (the round-robin "circle"), so nobody
   partners anyone twice, and the sit-outs are built into it so that byes differ by at most one and nobody sits out
   twice running. Each game the partnerships are then paired into tables by a greedy build and a local search that
