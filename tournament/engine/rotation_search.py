@@ -300,6 +300,9 @@ def write(nights: dict[int, Night]) -> None:
         lines.append("    ),")
     lines.append("}")
     DATA.write_text("\n".join(lines) + "\n")
+    ruff = pathlib.Path(sys.executable).with_name("ruff")  # the project's own layout for the generated file
+    if ruff.exists():
+        subprocess.run([str(ruff), "format", "--quiet", str(DATA)], check=True)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
