@@ -10,15 +10,16 @@ gives: opponents at the bound four-handed tables allow, and beside Julian Wisema
 
 from __future__ import annotations
 
+import math
 import pathlib
 from collections import Counter
 
 import pytest
 
-from tournament.engine import rotation
+from tournament.engine import rotation, rotation_search
 from tournament.engine.chart_figures import chart_schedule, figures, read_designs
 from tournament.engine.rotation import build_chart, chart_fairness, full_night
-from tournament.engine.rotation_data import NIGHTS
+from tournament.engine.rotation_data import NIGHTS, Night
 
 DESIGNS = read_designs((pathlib.Path(__file__).parent / "data" / "wiseman_individual_pairs.txt").read_text())
 
@@ -87,3 +88,20 @@ def test_no_figure_is_worse_than_the_published_designs_but_those_the_readme_expl
     theirs = figures(DESIGNS[v].schedule)
     worse = {name for name, value in ours.items() if value > getattr(theirs, name)}
     assert worse == WORSE_THAN_PUBLISHED.get(v, set())
+
+
+def _games(night: Night) -> list[tuple[tuple[int, ...], set[frozenset[frozenset[int]]]]]:
+    """Each game's byes and its tables as sets of partnerships (the table numbers and seats left out)."""
+    return [
+        (out, {frozenset((frozenset((n, s)), frozenset((e, w)))) for n, e, s, w in tables}) for out, tables in night
+    ]
+
+
+@pytest.mark.parametrize("v", DEVELOPED)
+def test_developed_nights_are_their_first_game_developed_over_z_v(v: int) -> None:
+    """What the README says of them: every game is the first game with s * i added to every player (some step s
+    through Z_v), table by table; only the table numbers may differ (annealed afterwards for fewer stays)."""
+    night = NIGHTS[v]
+    out, tables = night[0]
+    developed = [rotation_search.develop(v, out, tables, step, 0) for step in range(1, v) if math.gcd(step, v) == 1]
+    assert any(_games(other) == _games(night) for other in developed)
