@@ -1,17 +1,25 @@
 """Search full rotation nights with byes (4n+2 and 4n+3 players) and write the best found to `rotation_data.py`.
 
-Run by hand: `python -m tournament.engine.rotation_search [head counts] [--seeds N] [--moves M]`. The chart engine
-only reads the stored nights (`rotation_data.NIGHTS`), so building a chart stays instant; nothing here is imported
-by the app.
+Run by hand: `python -m tournament.engine.rotation_search [head counts] [--seconds S] [--seeds N] [--moves M]`. The
+chart engine only reads the stored nights (`rotation_data.NIGHTS`), so building a chart stays instant; nothing here
+is imported by the app.
 
-Each run is a simulated annealing over the whole night (`rotation_anneal.c`, compiled here with the system's C
-compiler: pure Python is a hundred times slower), one game's seats changing at a time: two players changing seats,
-two tables changing numbers, or two players trading a bye and a seat in two games (each keeps their number of
-byes, nobody sits out twice running). Its cost is lexicographic in effect: partners twice, then opponents outside
-the average rounded down or up (the most-met first), then uneven table visits, then trios sharing a table twice and
-same-table stays. Every run's night is checked and counted here again (`chart_figures.figures`), and for each head
-count the best over the seeds is kept: the fewest figures worse than the published design's (where one exists),
-then the figures in order (partners, most-met opponent, pairs met unevenly, table spread, trios, stays).
+Three kinds of night are tried for each head count, every one checked and counted here (`chart_figures.figures`):
+
+* developed (`cyclic`, for S seconds): a base round over Z_v whose partnerships use each difference once and whose
+  tables reach every difference once or twice as opponents, developed game by game: the bound on opponents, every
+  table visited equally often, no trio twice unless two base trios are translates;
+* the best four of those with their table numbers annealed again for fewer stays (`renumber`);
+* N simulated annealing runs of M moves over whole nights (`rotation_anneal.c`, compiled here with the system's C
+  compiler for speed): two players changing seats, two partnerships changing tables, two tables changing numbers,
+  or two players trading a bye and a seat in two games (each keeps their number of byes, nobody sits out twice
+  running, byes within one after every game). Its cost is lexicographic in effect: partners twice, then opponents
+  outside the average rounded down or up (the most-met first), then uneven table visits, then trios sharing a
+  table twice and same-table stays.
+
+The best is kept (a stored night too, unless it fails today's checks): the fewest figures worse than the published
+design's (where one exists), then the figures in order (partners, most-met opponent, pairs met unevenly, table
+spread, trios, stays).
 """
 
 from __future__ import annotations
