@@ -3,7 +3,8 @@ full nights beside Julian Wiseman's published individual-pairs designs.
 
 Run with `.venv/bin/python bench/rotation_charts.py`. Goals (issue #5): a full perfect chart under 1 s; a 10-game
 chart for 400 players under 2 s and under 200 MB. Issue #36: each figure of `chart_figures` beside the published
-design's (the designs are written out in `tests/tournament/engine/data/wiseman_individual_pairs.txt`).
+design's (the designs are written out in `tests/tournament/engine/data/wiseman_individual_pairs.txt`); the full
+nights for 4n+2 and 4n+3 players from 7 to 30 are the stored ones (`rotation_data.py`, `rotation_search.py`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ def main() -> None:
     print("full nights, v = 4n or 4n+1:")
     for v in range(8, 65):
         if v % 4 in (0, 1):
+            run(v, None)
+    print("full nights, v = 4n+2 or 4n+3 (stored, found by rotation_search):")
+    for v in range(7, 31):
+        if v % 4 in (2, 3):
             run(v, None)
     print("10-game nights:")
     for players in (30, 50, 100, 200, 400):

@@ -9,6 +9,11 @@ the players whose turn it is, and the rest partner at tables of four.
   players are partners exactly once and opponents exactly twice; with 4n+1 players each sits out exactly once.
   They are developed from the base rounds in `whist_data` (found by `whist_search`). A shorter night plays the
   first games of the full chart.
+* Stored full nights with byes. For 4n+2 and 4n+3 players from 7 to 30 the full night (as many games as players)
+  is read from `rotation_data` (found by `rotation_search`, run by hand): mostly a base round developed over Z_v,
+  so that every two players are opponents once or twice (the bound four-handed tables allow), byes within one after
+  every game, nobody partnering twice, and table visits, trios and stays as low as the search found. A shorter night,
+  or one with partner wishes or tables of three, is built as below.
 * Every other chart. The partnerships come from a one-factorization (the round-robin "circle"), so nobody
   partners anyone twice, and the sit-outs are built into it so that byes differ by at most one and nobody sits out
   twice running. Each game the partnerships are then paired into tables by a greedy build and a local search that
@@ -33,6 +38,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .roster import table_sizes
+from .rotation_data import NIGHTS, Night
 from .types import Seat, SeatingError, Table
 from .whist_data import SEATING, WHIST
 from .wishes import Wishes
@@ -731,6 +737,14 @@ def whist_numbered(players: int) -> bool:
     return players in SEATING or (players in WHIST and not WHIST[players][1])
 
 
+def _stored_night(players: int, games: int) -> Night | None:
+    """The stored full night for `players` (4n + 2 and 4n + 3, searched by `rotation_search`), when the chart is
+    for the full night; None otherwise."""
+    if games != full_night(players):
+        return None
+    return NIGHTS.get(players)
+
+
 # --- the chart ------------------------------------------------------------------------------------------------
 
 
@@ -768,6 +782,17 @@ def build_chart(
         rounds = [
             ChartRound(number, tuple(Table(t, *(label[x] for x in seats)) for t, seats in seated), ())
             for number, seated in enumerate(seated_games, start=1)
+        ]
+        return Chart(players=players, games=games, seed=seed, perfect=False, rounds=tuple(rounds), threes=threes)
+    stored = None if apart or groups else _stored_night(players, games)
+    if stored is not None:
+        rounds = [
+            ChartRound(
+                number,
+                tuple(Table(t, *(label[x] for x in seats)) for t, seats in enumerate(tables, start=1)),
+                tuple(sorted(label[x] for x in out)),
+            )
+            for number, (out, tables) in enumerate(stored, start=1)
         ]
         return Chart(players=players, games=games, seed=seed, perfect=False, rounds=tuple(rounds), threes=threes)
     whist = None if apart else _whist_groups(players, games)
