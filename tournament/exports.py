@@ -22,7 +22,6 @@ from tournament.models import Night
 
 from .selectors import (
     UNLISTED,
-    card_numbers,
     door_money,
     night_close,
     night_standings,
@@ -60,7 +59,6 @@ def standings_csv(night: Night, *, public: bool = False) -> str:
     "A player", their numbers left out."""
     standings = night_standings(night)
     hidden = unlisted_names(night) if public else frozenset()
-    numbers = card_numbers(night, [row.player_id for row in standings.rows])
     out = io.StringIO()
     writer = SafeWriter(out)
     games = [f"game {n}" for n in range(1, standings.rounds_closed + 1)]
@@ -76,7 +74,7 @@ def standings_csv(night: Night, *, public: bool = False) -> str:
             [
                 rank_cell(row.rank_label),
                 UNLISTED if row.name in hidden else row.name,
-                "" if row.name in hidden else numbers.get(row.player_id, ""),
+                "" if row.name in hidden or row.number is None else row.number,
                 row.total,
                 row.wins,
                 row.games,

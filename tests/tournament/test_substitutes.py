@@ -3,6 +3,8 @@ standings show both and the organizer's rule for whose tally counts"."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -228,3 +230,20 @@ def test_a_player_who_leaves_without_a_substitute_finishes_the_game_then_is_told
     _close(round_)
     page = _page(client, night, leaver)
     assert "You left after game 1." in page and "took your seat" not in page and "Next game" not in page
+
+
+def test_the_standings_csv_gives_a_tally_taken_over_on_a_rotation_night_its_chart_number(night, organizer_client):
+    """On the card rule the leaver's tally goes on under their chart number, which passed to the substitute: the
+    CSV's number column says it, as the standings page's does (the leaver's own entry has no number any more)."""
+    Night.objects.filter(pk=night.pk).update(movement=Night.Movement.ROTATION, games=3)
+    night.refresh_from_db()
+    round_ = game_under_way(night, 8)
+    leaver = _entry(night, "Bob Martin")
+    number = leaver.number
+    next_round = _close(round_)
+    services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    _close(next_round)
+    lines = organizer_client.get(reverse("tournament:standings_csv", args=[night.pk])).content.decode("utf-8-sig")
+    rows = {row["player"]: row for row in csv.DictReader(io.StringIO(lines))}
+    assert rows["Bob Martin, then Zoe Quinn"]["number"] == str(number)
+    assert all(row["number"] for row in rows.values())  # every tally has its number

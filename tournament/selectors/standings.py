@@ -61,6 +61,8 @@ class StandingRow:
     cells: list[str]  # each game as shown: the points, "bye" (with its credit) or "–"
     separated_by: str | None
     figures: list[str] = field(default_factory=list)  # the chain's columns (NightStandings.columns): "71.4 %"
+    # The number on the tally's card (a rotation night's chart number; a leaver's passes to their substitute).
+    number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -491,6 +493,7 @@ def standings_of(rows: NightRows) -> NightStandings:
             cells=[standing.totals.game_cell(n) for n in range(1, rounds_closed + 1)],
             separated_by=standing.separated_by,
             figures=[metric.figure(standing.totals) for metric in columns],
+            number=standing.totals.number,
         )
         for standing in ranked
     ]
