@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import register
+from tests.tournament.test_night_form import sent
 from tournament import services
 from tournament.models import Entry, Payment
 
@@ -78,3 +79,95 @@ def test_a_button_drawn_with_the_price_of_now_takes_it(organizer_client, priced)
     sent = {**_button_form(tab, entry), "method": "card"}
     organizer_client.post(reverse("tournament:money_take", args=[priced.pk, entry.pk]), sent)
     assert [(p.cents, p.method) for p in Payment.objects.filter(entry=entry)] == [(3000, "card")]
+
+
+def _field_errors(body: str, field_id: str) -> str:
+    """The page from the field `field_id` on (its refusal is drawn next to it)."""
+    return body[body.index(f'id="{field_id}"') :][:3000]
+
+
+@pytest.mark.parametrize("typed", ["€12.50", "¥500", "£5", "12.50 €", "12,50 EUR", "CHF 12.50"])
+def test_a_price_in_another_currency_is_refused_beside_the_field_and_nothing_is_stored(organizer_client, priced, typed):
+    answer = _settings(organizer_client, priced, pre=typed)
+    body = answer.content.decode()
+    assert answer.status_code == 200
+    assert "This night is in USD: type the amount in dollars." in _field_errors(body, "id_pre")
+    priced.refresh_from_db()
+    assert priced.price_pre == 3000
+
+
+def test_the_nights_own_symbol_and_code_are_read(organizer_client, priced):
+    assert _settings(organizer_client, priced, pre="$12.50", door="12.50 USD").status_code == 302
+    priced.refresh_from_db()
+    assert (priced.price_pre, priced.price_door) == (1250, 1250)
+
+
+def test_a_refund_in_another_currency_is_refused_beside_the_field(organizer_client, priced):
+    entry = _first(priced)
+    services.payment_take(night=priced, entry=entry, method="cash")
+    refund = reverse("tournament:money_refund", args=[priced.pk, entry.pk])
+    body = organizer_client.post(
+        refund, {f"r{entry.pk}-cents": "€5", f"r{entry.pk}-method": "cash", f"r{entry.pk}-reason": "left"}
+    ).content.decode()
+    assert "This night is in USD: type the amount in dollars." in body
+    assert [p.cents for p in Payment.objects.filter(entry=entry)] == [3000]
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "words"),
+    [
+        ("pre", "20000", "That is more than €10.000: check the amount."),
+        ("pre", "-5", "An amount cannot be negative: type it without the minus sign."),
+        ("door", "NaN", "“NaN” is not a number: type an amount like 20 or 20,50."),
+        ("door", "$20", "This night is in EUR: type the amount in euros."),
+    ],
+)
+def test_a_euro_nights_prices_are_refused_in_its_own_words(organizer_client, priced, field, typed, words):
+    services.money_settings(night=priced, currency="EUR", pre=3000, door=4000, member=None)
+    answer = _settings(organizer_client, priced, **{"currency": "EUR", "pre": "30", "door": "40", field: typed})
+    assert words in _field_errors(answer.content.decode(), f"id_{field}")
+    priced.refresh_from_db()
+    assert (priced.price_pre, priced.price_door) == (3000, 4000)
+
+
+def test_full_width_figures_are_read_in_a_price_as_in_a_draws_ticket_count(organizer_client, priced):
+    assert _settings(organizer_client, priced, pre="２５").status_code == 302
+    priced.refresh_from_db()
+    assert priced.price_pre == 2500
+
+
+@pytest.mark.parametrize(
+    ("prizes", "words"),
+    [
+        ("high -5", "“high”: An amount cannot be negative: type it without the minus sign."),
+        ("high NaN", "“high”: “NaN” is not a number: type an amount like 20 or 20.50."),
+        ("high 50%, low 20000", "“low”: That is more than $10,000: check the amount."),
+        ("high €20", "“high”: This night is in USD: type the amount in dollars."),
+    ],
+)
+def test_a_prizes_money_that_cannot_be_read_names_the_prize_beside_the_field(organizer_client, priced, prizes, words):
+    settings = reverse("tournament:night_settings", args=[priced.pk])
+    form = organizer_client.get(settings).context["form"]
+    answer = organizer_client.post(settings, sent(form, prizes=prizes))
+    body = answer.content.decode()
+    assert words.replace("'", "&#x27;") in _field_errors(body, "id_prizes")
+    assert "Unknown prize" not in body
+    priced.refresh_from_db()
+    assert priced.payouts == ""
+
+
+def test_a_draw_of_more_winners_than_the_one_player_says_so_in_plain_words(organizer_client, night):
+    register(night, 1)
+    answer = organizer_client.post(
+        reverse("tournament:draw_make", args=[night.pk]), {"title": "Door", "count": "13", "pool_kind": "players"}
+    )
+    assert "Draw 1 winner (there is only 1 to draw from), not 13." in answer.content.decode()
+
+
+def test_a_new_currency_keeps_the_prizes_money_as_shown_in_the_new_mark(organizer_client, priced):
+    settings = reverse("tournament:night_settings", args=[priced.pk])
+    organizer_client.post(settings, sent(organizer_client.get(settings).context["form"], prizes="high 50%, low $5"))
+    answer = organizer_client.post(settings, sent(organizer_client.get(settings).context["form"], currency="EUR"))
+    assert answer.status_code == 302
+    priced.refresh_from_db()
+    assert (priced.currency, priced.prizes_text) == ("EUR", "high 50%, low €5")

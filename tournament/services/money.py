@@ -73,7 +73,7 @@ def money_settings(
         raise ValidationError({"currency": str(error)}) from error
     for name, cents in (("pre", pre), ("door", door), ("member", member)):
         if cents is not None and not 0 <= cents <= money.MAX_CENTS:
-            raise ValidationError({name: "A price is from 0 to 10,000."})
+            raise ValidationError({name: f"A price is from 0 to {money.limit_words(currency)}."})
     if payouts is not None:
         try:
             paid = money.parse_payouts(payouts, currency)
@@ -96,6 +96,8 @@ def money_settings(
         night.payouts = money.prizes_text([prize for prize in prizes if prize.payout], currency)
     if not 0 <= house_share <= 100:
         raise ValidationError({"house_share": "The house keeps 0 to 100 percent."})
+    if payouts is None and currency != night.currency:
+        night.payouts = money.payouts_in(night.payouts, currency)  # the prizes' money in the night's new mark
     night.currency, night.price_pre, night.price_door, night.price_member = currency, pre, door, member
     night.house_share = house_share
     night.save(update_fields=["currency", "price_pre", "price_door", "price_member", "payouts", "house_share"])
