@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import register
+from tests.tournament.test_backup_meaning import fundraiser_file, refused, restored
 from tests.tournament.test_night_form import sent
 from tournament import services
 from tournament.models import Entry, Payment
@@ -171,3 +172,51 @@ def test_a_new_currency_keeps_the_prizes_money_as_shown_in_the_new_mark(organize
     assert answer.status_code == 302
     priced.refresh_from_db()
     assert (priced.currency, priced.prizes_text) == ("EUR", "high 50%, low €5")
+
+
+# ---- restores: only what the forms could make, said in the night's money --------------------------------------
+
+
+def test_a_backup_in_a_currency_the_app_does_not_know_is_refused_with_the_ones_it_knows(organizer_client):
+    data = fundraiser_file(organizer_client)
+    data["night"]["currency"] = "XYZ"
+    refused(organizer_client, data, "“currency”: XYZ is not a currency the app knows: use one of ", "EUR", "USD")
+
+
+def test_a_euro_backups_pot_refusal_is_said_in_euros(organizer_client):
+    data = fundraiser_file(organizer_client)
+    data["night"]["currency"] = "EUR"
+    paid = next(line for line in data["pot_lines"] if line["kind"] == "paid")
+    paid["cents"] = 999999
+    refused(organizer_client, data, "The 50/50 holds €40.00: it cannot pay or carry €9,999.99.")
+
+
+def _payments_of(data: dict) -> tuple[dict, list[dict]]:
+    """The file's first payment and every line of the same player."""
+    first = data["payments"][0]
+    return first, [line for line in data["payments"] if line["player"] == first["player"]]
+
+
+def test_a_backup_with_a_comp_for_part_of_the_price_is_refused(organizer_client):
+    data = fundraiser_file(organizer_client)
+    data["night"]["currency"] = "EUR"
+    first, lines = _payments_of(data)
+    assert lines == [first] and first["cents"] == data["night"]["price_pre"] == 2000
+    first.update(method="comp", cents=500)
+    refused(organizer_client, data, "Payment 1: it comps ", "for €5.00, yet ", "owed €20.00", "a comp brings no money")
+
+
+def test_a_backup_that_takes_money_from_a_comped_player_is_refused(organizer_client):
+    data = fundraiser_file(organizer_client)
+    data["night"]["currency"] = "EUR"
+    first, _ = _payments_of(data)
+    first.update(method="comp")
+    data["payments"].append({**first, "method": "cash", "cents": 1250, "at": data["payments"][-1]["at"]})
+    refused(
+        organizer_client,
+        data,
+        f"Payment {len(data['payments'])}: it takes €12.50 from ",
+        "whom a comp let in free and who owed nothing (paid €32.50 · €12.50 over)",
+    )
+    data["payments"].pop()
+    assert restored(organizer_client, data).currency == "EUR"  # a whole comp restores
