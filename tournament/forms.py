@@ -427,6 +427,9 @@ class DrawForm(forms.Form):
         error_messages={"invalid": "Type the number of tickets sold."},
     )
     prize = forms.ChoiceField(label="The tied prize (for a tie's draw)", required=False, choices=[("", "—")])
+    redraw = forms.BooleanField(
+        label="Draw again (a pot or a tie already drawn tonight: the first draw stays in the record)", required=False
+    )
 
     def __init__(self, *args, tied: Sequence[tuple[str, str]] = (), **kwargs):
         """`tied`: the night's tied prizes (key, words), the choices for a tie's draw."""

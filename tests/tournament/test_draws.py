@@ -171,7 +171,9 @@ def test_a_draw_sent_twice_draws_once(organizer_client, here):
     sent["tickets"] = "250"
     assert [organizer_client.post(make, sent).status_code for _ in range(2)] == [302, 302]
     assert Draw.objects.filter(night=here).count() == 1
-    again = {**sent, "key": _draw_key(organizer_client, here)}  # a new draw, drawn from a new page
+    again = {**sent, "key": _draw_key(organizer_client, here)}  # from a new page: the pot was drawn
+    assert "Already drawn: ticket " in organizer_client.post(make, again).content.decode()
+    again["redraw"] = "on"  # the organizer asks to draw it again: a second draw
     assert organizer_client.post(make, again).status_code == 302
     assert Draw.objects.filter(night=here).count() == 2
 

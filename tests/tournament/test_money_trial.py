@@ -220,3 +220,35 @@ def test_a_backup_that_takes_money_from_a_comped_player_is_refused(organizer_cli
     )
     data["payments"].pop()
     assert restored(organizer_client, data).currency == "EUR"  # a whole comp restores
+
+
+# ---- a pot is drawn once a night ----------------------------------------------------------------------------------
+
+
+def _draw(client, night, key: str, **fields: str):
+    sent = {"title": "50/50", "count": "1", "pool_kind": "tickets", "tickets": "40", "key": key, **fields}
+    return client.post(reverse("tournament:draw_make", args=[night.pk]), sent)
+
+
+def test_the_50_50_drawn_from_two_tabs_is_drawn_once_and_the_second_says_who_won(organizer_client, priced):
+    first = _draw(organizer_client, priced, "tab1")
+    assert first.status_code == 302
+    winner = priced.draws.get().winners[0]
+    second = _draw(organizer_client, priced, "tab2", title=" 50/50 ")
+    body = second.content.decode()
+    assert second.status_code == 200 and f"Already drawn: ticket {winner} (draw 1," in body
+    assert priced.draws.count() == 1
+    again = _draw(organizer_client, priced, "tab3", redraw="on")  # the organizer asks for it: drawn again
+    assert again.status_code == 302 and priced.draws.count() == 2
+
+
+def test_a_side_pots_draw_is_made_once_and_door_prizes_as_often_as_asked(organizer_client, priced):
+    services.pot_line_add(night=priced, pot="Bump cup", kind="in", cents=1000)
+    for key in ("a", "b"):
+        _draw(organizer_client, priced, f"door-{key}", title="Door prize", pool_kind="players", tickets="")
+    assert priced.draws.count() == 2
+    _draw(organizer_client, priced, "cup-1", title="Bump cup", pool_kind="players", tickets="")
+    name = Entry.objects.get(night=priced, card=priced.draws.get(title="Bump cup").winners[0]).name
+    body = _draw(organizer_client, priced, "cup-2", title="bump  CUP", pool_kind="players", tickets="")
+    assert f"Already drawn: {name}" in body.content.decode().replace("&#x27;", "'")
+    assert priced.draws.count() == 3
