@@ -231,8 +231,12 @@ class NightForm(forms.ModelForm):
     def clean_prizes(self):
         """The prizes as typed, once they read as prizes with their money (the services store them)."""
         text = self.cleaned_data["prizes"]
-        try:
-            prizes = money.parse_prizes(text, getattr(self, "currency_code", "USD"))
+        shown = self.initial.get("prizes") or ""
+        unchanged = bool(shown) and " ".join(text.split()) == " ".join(shown.split())
+        try:  # the prizes sent back as shown are read in the currency they were shown in (the currency may change)
+            prizes = money.parse_prizes(
+                text, self.instance.currency if unchanged else getattr(self, "currency_code", "USD")
+            )
             refusal = prizes_refusal([prize.key for prize in prizes])
         except money.MoneyError as error:
             refusal = str(error)
@@ -423,6 +427,9 @@ class DrawForm(forms.Form):
         error_messages={"invalid": "Type the number of tickets sold."},
     )
     prize = forms.ChoiceField(label="The tied prize (for a tie's draw)", required=False, choices=[("", "—")])
+    redraw = forms.BooleanField(
+        label="Draw again (a pot or a tie already drawn tonight: the first draw stays in the record)", required=False
+    )
 
     def __init__(self, *args, tied: Sequence[tuple[str, str]] = (), **kwargs):
         """`tied`: the night's tied prizes (key, words), the choices for a tie's draw."""

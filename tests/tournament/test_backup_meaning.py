@@ -113,7 +113,7 @@ def seed_for(pool: list[int], winner: int) -> str:
     ("field", "value", "words"),
     [
         ("payouts", "high 90%, low 90%", "The shares of the pot add up to more than 100%."),
-        ("payouts", "high NaN", "“payouts”: Type an amount like 20 or 20.50."),
+        ("payouts", "high NaN", "“payouts”: “high”: “NaN” is not a number: type an amount like 20 or 20.50."),
         ("payouts", "high 40%, champion 10%", "“payouts” pays “champion”, which is not one of the night's prizes"),
         ("payouts", "high:nobody 10%", "“payouts” pays “high:nobody”, which is not one of the night's prizes"),
         ("currency", "€€€", "A currency is three letters: USD, CAD, GBP, EUR…"),
@@ -343,7 +343,7 @@ EDITS: dict[str, Callable[[dict], None]] = {
     "payouts at 100% and a fixed prize far above the pot": lambda d: d["night"].update(payouts="high 100%, low $10000"),
     "no prize money": lambda d: d["night"].update(payouts=""),
     "a euro night": lambda d: d["night"].update(currency="EUR"),
-    "a currency without a symbol": lambda d: d["night"].update(currency="XYZ"),
+    "a currency without a symbol": lambda d: d["night"].update(currency="CHF"),
     "the largest prices": lambda d: d["night"].update(price_pre=2_147_483_647, price_door=2_147_483_647),
     "a member's price of nothing": lambda d: d["night"].update(price_member=0),
     "the house keeps it all": lambda d: d["night"].update(house_share=100),

@@ -171,7 +171,9 @@ def test_a_draw_sent_twice_draws_once(organizer_client, here):
     sent["tickets"] = "250"
     assert [organizer_client.post(make, sent).status_code for _ in range(2)] == [302, 302]
     assert Draw.objects.filter(night=here).count() == 1
-    again = {**sent, "key": _draw_key(organizer_client, here)}  # a new draw, drawn from a new page
+    again = {**sent, "key": _draw_key(organizer_client, here)}  # from a new page: the pot was drawn
+    assert "Already drawn: ticket " in organizer_client.post(make, again).content.decode()
+    again["redraw"] = "on"  # the organizer asks to draw it again: a second draw
     assert organizer_client.post(make, again).status_code == 302
     assert Draw.objects.filter(night=here).count() == 2
 
@@ -209,3 +211,38 @@ def test_a_draw_posted_twice_at_the_same_moment_draws_once(organizer_client, her
     assert answers == [302, 302]
     (draw,) = Draw.objects.filter(night=here)
     assert draw.winners and draw.key == sent["key"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_50_50_drawn_from_four_tabs_at_the_same_moment_is_drawn_once(organizer_client, here):
+    """Four tabs, four keys, "Draw now" at once (found by a treasurer's trial: four winners): one draw, and the
+    other three told who won."""
+    import threading
+
+    from django.db import connection
+    from django.test import Client
+
+    make = reverse("tournament:draw_make", args=[here.pk])
+    keys = [_draw_key(organizer_client, here) for _ in range(4)]
+    session = organizer_client.cookies
+    start, answers = threading.Barrier(4), []
+
+    def one(key: str) -> None:
+        try:
+            client = Client()
+            client.cookies = session
+            start.wait()
+            sent = {"key": key, "title": "50/50", "count": "1", "pool_kind": "tickets", "tickets": "250"}
+            answer = client.post(make, sent)
+            answers.append((answer.status_code, "Already drawn: ticket " in answer.content.decode()))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=one, args=(key,)) for key in keys]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [(200, True)] * 3 + [(302, False)]
+    assert Draw.objects.filter(night=here).count() == 1

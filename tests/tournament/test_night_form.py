@@ -224,5 +224,5 @@ def test_the_prizes_and_their_money_back_up_and_restore_and_an_older_backup_lose
     assert (older.prizes, older.payouts, older.prizes_text) == ("high,low", "high 50%, second 30%", "high 50%, low")
     Night.objects.filter(pk=older.pk).delete()
     data["night"].update(payouts="high lots")  # money the Money page could not read: refused, not a broken page
-    with pytest.raises(ValidationError, match=re.escape("“payouts”: Type an amount like 20 or 20.50.")):
+    with pytest.raises(ValidationError, match=re.escape("“payouts”: “high”: Type an amount like 20 or 20.50.")):
         backup.night_restore(raw=signed(data))

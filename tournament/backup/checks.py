@@ -835,12 +835,64 @@ def _check_partner_wishes(rows: Any, players: Mapping[str, str]) -> None:
     _once(mates, "The always-partner wish of")
 
 
-def _check_payments(rows: Any, players: Mapping[str, str]) -> None:
+class _Seats:
+    """Each seat's money as the file's cash record runs (a substitute pays on the entry they took over), and its
+    price at the night's prices."""
+
+    def __init__(self, night: Night, data: dict[str, Any], players: Mapping[str, str]) -> None:
+        kinds = {row.get("key"): row.get("price_kind") for row in data["players"] if isinstance(row, dict)}
+        self.prices = {key: night.prices().of(kind) for key, kind in kinds.items() if kind in money.KINDS}
+        rows = data.get("substitutes", [])
+        self.replaced = {row["player"]: row["for"] for row in rows if isinstance(row, dict)}
+        self.paid: dict[str, int] = {}
+        self.comped: dict[str, int] = {}
+        self.names = players
+
+    def seat(self, player: str) -> str:
+        line = [player]
+        while line[-1] in self.replaced and self.replaced[line[-1]] not in line:
+            line.append(self.replaced[line[-1]])
+        return line[-1]
+
+    def add(self, player: str, payment: Payment) -> None:
+        seat = self.seat(player)
+        self.paid[seat] = self.paid.get(seat, 0) + payment.cents
+        if payment.method == "comp":
+            self.comped[seat] = self.comped.get(seat, 0) + payment.cents
+
+
+def _check_taken(where: str, payment: Payment, seat: str, seats: _Seats, currency: str) -> None:
+    """Money in as the Money page's buttons take it: a comp for what the seat owes, whole; nothing more from a seat
+    a comp let in that owes nothing."""
+    price, before = seats.prices.get(seat, 0), seats.paid.get(seat, 0)
+    who = _of(seats.names[seat])
+    if payment.method == "comp" and before >= price:
+        raise fail(where, f"it comps {who}, who owed nothing: a comp lets a player in free for what they owe.")
+    if payment.method == "comp" and before + payment.cents != price:
+        raise fail(
+            where,
+            f"it comps {who} for {money.shown(payment.cents, currency)}, yet {who} owed "
+            f"{money.shown(price - before, currency)}: a comp lets a player in free for what they owe, whole (a comp "
+            "brings no money).",
+        )
+    if payment.method != "comp" and seats.comped.get(seat, 0) > 0 and before >= price:
+        raise fail(
+            where,
+            f"it takes {money.shown(payment.cents, currency)} from {who}, whom a comp let in free and who owed "
+            f"nothing (paid {money.shown(before + payment.cents, currency)} · "
+            f"{money.shown(before + payment.cents - price, currency)} over): the door takes no more.",
+        )
+
+
+def _check_payments(rows: Any, players: Mapping[str, str], night: Night, data: dict[str, Any]) -> None:
     """The door's cash record (a later part of the file: none before it): each line as the service could make it,
-    a refund with its reason, naming a player of the file; no player's money by a method below nothing."""
+    a refund with its reason, naming a player of the file; no player's money by a method below nothing; a comp for
+    what the seat owed at the night's price, never part of it (a comp brings no money); no money taken from a seat
+    a comp let in free that owed nothing more (`payment_take` refuses both)."""
     if not isinstance(rows, list):
         raise fail("This backup", f"“payments” should be a list, not {_shown(rows)}.")
     held: dict[tuple[str, str], int] = {}
+    seats = _Seats(night, data, players)
     for number, item in enumerate(rows, start=1):
         where = f"Payment {number}"
         payment = _record(Payment, item, where, PAYMENT_KEYS)
@@ -855,6 +907,9 @@ def _check_payments(rows: Any, players: Mapping[str, str]) -> None:
         held[place] = held.get(place, 0) + payment.cents
         if held[place] < 0:
             raise fail(where, f"it gives back more than {_of(players[item['player']])} paid by {payment.method}.")
+        if payment.cents > 0:
+            _check_taken(where, payment, seats.seat(item["player"]), seats, night.currency)
+        seats.add(item["player"], payment)
 
 
 def _made_records(rows: Any, key: str, what: str, model: type[models.Model], keys: Mapping[str, str]):
@@ -870,7 +925,7 @@ def _made_records(rows: Any, key: str, what: str, model: type[models.Model], key
         yield where, record
 
 
-def _check_pot_lines(rows: Any) -> list[PotLine]:
+def _check_pot_lines(rows: Any, currency: str) -> list[PotLine]:
     """The side pots' record (a later part of the file: none before it): each line as the service could make it,
     in the order they were made (a carry is named by its place in it), and no pot paying or carrying more than came
     into it. The lines, unsaved."""
@@ -886,7 +941,7 @@ def _check_pot_lines(rows: Any) -> list[PotLine]:
         lines.append(money.PotLine(line.pot, line.kind, line.cents))
         made.append(line)
         try:
-            money.pot_totals(lines)
+            money.pot_totals(lines, currency)
         except money.MoneyError as error:
             raise fail(where, str(error)) from error
     return made
@@ -1149,8 +1204,8 @@ def check(data: dict[str, Any]) -> tuple[Night, list[PotLine]]:
     _check_signups(data.get("signups", []), players)
     _check_partner_wishes(data.get("partner_wishes", []), players)
     _check_substitutes(data.get("substitutes", []), players)
-    _check_payments(data.get("payments", []), players)
-    lines = _check_pot_lines(data.get("pot_lines", []))
+    _check_payments(data.get("payments", []), players, night, data)
+    lines = _check_pot_lines(data.get("pot_lines", []), night.currency)
     _check_draws(data.get("draws", []), night, *_cards(data))
     if (night.status == Night.Status.SETUP) != (not rounds):
         raise fail(

@@ -44,6 +44,8 @@ def pick(seed: str, pool: Iterable[int], count: int) -> list[int]:
     ordered = sorted(set(pool))
     if not ordered:
         raise DrawError("Nobody to draw from.")
+    if len(ordered) == 1 and count != 1:
+        raise DrawError(f"Draw 1 winner (there is only 1 to draw from), not {count}.")
     if not 1 <= count <= len(ordered):
         raise DrawError(f"Draw from 1 to {len(ordered)} (there are {len(ordered)} to draw from), not {count}.")
     return random.Random(SALT + seed).sample(ordered, count)

@@ -7,6 +7,7 @@ correction is a new line with a reason, so the record shows what happened and in
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -14,6 +15,60 @@ METHODS = ("cash", "card", "e-transfer", "comp")  # "comp": let in free, counted
 KINDS = ("pre", "door", "member")  # which price a player pays: pre-registered, at the door, a member's
 MAX_CENTS = 10_000_00  # the most one amount at the door may be: a typing slip past it is refused
 SYMBOLS = {"USD": "$", "CAD": "$", "AUD": "$", "NZD": "$", "GBP": "£", "EUR": "€", "IEP": "£"}
+
+# The currencies the app knows (a night's currency is one of them): code -> the money's name in words, and the
+# marks an amount in it may be typed with besides its code. An amount typed with another currency's mark or code is
+# refused (`parse_cents`): "€12.50" on a dollar night is not twelve dollars fifty.
+_DOLLAR = ("$",)
+CURRENCIES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "USD": ("dollars", ("$", "US$")),
+    "CAD": ("Canadian dollars", ("$", "C$", "CA$")),
+    "AUD": ("Australian dollars", ("$", "A$", "AU$")),
+    "NZD": ("New Zealand dollars", ("$", "NZ$")),
+    "HKD": ("Hong Kong dollars", ("$", "HK$")),
+    "SGD": ("Singapore dollars", ("$", "S$")),
+    "BSD": ("Bahamian dollars", _DOLLAR),
+    "BBD": ("Barbadian dollars", _DOLLAR),
+    "BMD": ("Bermudian dollars", _DOLLAR),
+    "JMD": ("Jamaican dollars", _DOLLAR),
+    "TTD": ("Trinidad and Tobago dollars", _DOLLAR),
+    "XCD": ("East Caribbean dollars", _DOLLAR),
+    "MXN": ("pesos", _DOLLAR),
+    "ARS": ("pesos", _DOLLAR),
+    "CLP": ("pesos", _DOLLAR),
+    "COP": ("pesos", _DOLLAR),
+    "PHP": ("pesos", ("₱",)),
+    "GBP": ("pounds", ("£",)),
+    "IEP": ("Irish pounds", ("£",)),
+    "EUR": ("euros", ("€",)),
+    "CHF": ("Swiss francs", ("Fr.", "Fr")),
+    "SEK": ("kronor", ("kr",)),
+    "NOK": ("kroner", ("kr",)),
+    "DKK": ("kroner", ("kr",)),
+    "ISK": ("krónur", ("kr",)),
+    "PLN": ("złoty", ("zł",)),
+    "CZK": ("koruny", ("Kč",)),
+    "HUF": ("forints", ("Ft",)),
+    "RON": ("lei", ()),
+    "BGN": ("leva", ()),
+    "TRY": ("lira", ("₺",)),
+    "RUB": ("roubles", ("₽",)),
+    "UAH": ("hryvnias", ("₴",)),
+    "BRL": ("reais", ("R$",)),
+    "ZAR": ("rand", ("R",)),
+    "IDR": ("rupiah", ("Rp",)),
+    "VND": ("dong", ("₫",)),
+    "JPY": ("yen", ("¥", "￥")),
+    "CNY": ("yuan", ("¥", "￥")),
+    "INR": ("rupees", ("₹",)),
+    "KRW": ("won", ("₩",)),
+    "ILS": ("shekels", ("₪",)),
+    "THB": ("baht", ("฿",)),
+    "NGN": ("naira", ("₦",)),
+}
+# Every mark any known currency is typed with, and the sign of money in general: an amount carrying one that is not
+# the night's own is in another currency.
+_MARKS = frozenset(mark.casefold() for _, marks in CURRENCIES.values() for mark in marks) | {"¤", "€", "£", "¥"}
 
 
 class MoneyError(ValueError):
@@ -137,7 +192,6 @@ COMMA_DECIMAL = frozenset("EUR SEK NOK DKK ISK PLN CZK HUF RON BGN TRY RUB UAH B
 # Spaces and apostrophes that group thousands ("1 250", "1'250", narrow and no-break spaces), and what a price
 # may carry around it (a symbol, the currency's code).
 _GROUPING = " \u00a0\u202f\u2009'’"
-_AROUND = "$£€¥₹kr"
 
 
 def decimal_mark(currency: str) -> str:
@@ -164,14 +218,14 @@ def parse_cents(text: str, currency: str = "USD") -> int:
     except the currency's own decimal mark there, which could be read two ways ("1.250" on a dollar night: a
     thousand two hundred and fifty, or one and a quarter?) and is refused with the question put back."""
     mark = decimal_mark(currency)
-    cleaned = text.strip()
     code = currency.strip().upper()
-    if code and cleaned.upper().startswith(code):
-        cleaned = cleaned[len(code) :]
-    if code and cleaned.upper().endswith(code):
-        cleaned = cleaned[: -len(code)]
-    cleaned = cleaned.strip().strip(_AROUND).strip()
+    cleaned = _ascii_figures(text).strip()
+    cleaned = _without_currency(_without_currency(cleaned, code, at_start=True), code, at_start=False).strip()
     cleaned = "".join(char for char in cleaned if char not in _GROUPING)
+    if cleaned[:1] in _MINUS:
+        raise MoneyError("An amount cannot be negative: type it without the minus sign.")
+    if cleaned.casefold() in _NOT_NUMBERS:
+        raise MoneyError(f"“{text.strip()}” is not a number: type an amount like {_example(mark)}.")
     if not cleaned or any(not (char.isdecimal() and char.isascii()) and char not in ",." for char in cleaned):
         raise MoneyError(f"Type an amount like {_example(mark)}.")
     marks = [char for char in cleaned if char in ",."]
@@ -214,8 +268,55 @@ def parse_cents(text: str, currency: str = "USD") -> int:
         raise MoneyError(f"Type an amount like {_example(mark)}.")
     cents = int(whole or "0") * 100 + int(part.ljust(2, "0") or "0")
     if cents > MAX_CENTS:
-        raise MoneyError("That is more than 10,000: check the amount.")
+        raise MoneyError(f"That is more than {limit_words(currency)}: check the amount.")
     return cents
+
+
+def limit_words(currency: str = "USD") -> str:
+    """The most one amount may be, as the night writes amounts: "$10,000", "€10.000", "10'000 CHF"."""
+    whole = f"{MAX_CENTS // 100:,}".replace(",", "." if decimal_mark(currency) == "," else ",")
+    code = currency.strip().upper()
+    return f"{SYMBOLS[code]}{whole}" if code in SYMBOLS else f"{whole} {code}".strip()
+
+
+def currency_words(currency: str) -> str:
+    """A currency's money in words ("dollars", "euros"); a currency the app does not know by its code."""
+    code = currency.strip().upper()
+    return CURRENCIES[code][0] if code in CURRENCIES else code
+
+
+_MINUS = ("-", "−", "‐", "‑", "–", "—", "﹣", "－")
+_NOT_NUMBERS = frozenset(("nan", "inf", "infinity", "+inf", "+nan", "snan"))
+
+
+def _ascii_figures(text: str) -> str:
+    """`text` with its figures as ASCII figures whatever script or width they were typed in ("２５０" is "250", as
+    a draw's ticket count reads it) and compatibility forms folded (a full-width "．" is a point)."""
+    folded = unicodedata.normalize("NFKC", text)
+    return "".join(str(unicodedata.digit(char)) if char.isdecimal() else char for char in folded)
+
+
+def _without_currency(cleaned: str, code: str, *, at_start: bool) -> str:
+    """`cleaned` without the night's currency at its start (or its end): its code or one of its marks ("$20",
+    "20 EUR", "Fr. 20"). Another currency's code or mark there is refused in words: the amount is in other money
+    than the night's ("€12.50" on a dollar night is not twelve dollars fifty)."""
+    if at_start:  # what comes before the figures (a point before a figure is a decimal point: ".50")
+        edge = re.match(r"(?:[^\d,.\-−]|\.(?!\d)|(?<=[^\W\d_])\.)*", cleaned)
+    else:  # what comes after them (a point after a figure is the amount's)
+        edge = re.search(r"(?:[^\d,.]|(?<!\d)\.)*$", cleaned)
+    found = edge.group(0) if edge else ""
+    word = found.strip().strip(_GROUPING).casefold()
+    if not word:
+        return cleaned
+    rest = cleaned[len(found) :] if at_start else cleaned[: len(cleaned) - len(found)]
+    _, marks = CURRENCIES.get(code, (code, (SYMBOLS[code],) if code in SYMBOLS else ()))
+    if word in {code.casefold()} | {mark.casefold() for mark in marks}:
+        return rest
+    if not code and (word in _MARKS or word.upper() in CURRENCIES):
+        return rest  # the prizes' money as stored, written with the night's own mark (`payout_words`)
+    if word in _MARKS or word.upper() in CURRENCIES:
+        raise MoneyError(f"This night is in {code}: type the amount in {currency_words(code)}.")
+    return cleaned
 
 
 def shown(cents: int, currency: str = "USD") -> str:
@@ -263,6 +364,14 @@ def _payout(amount: str, currency: str = "USD") -> Payout:
     return Payout(cents=parse_cents(amount, currency))
 
 
+def _prize_payout(key: str, amount: str, currency: str) -> Payout:
+    """A prize's money (`_payout`), a refusal naming the prize it is for."""
+    try:
+        return _payout(amount, currency)
+    except MoneyError as error:
+        raise MoneyError(f"“{key}”: {error}") from error
+
+
 # The comma that parts the prizes: any comma but one between two figures, which is inside an amount ("high 12,50,
 # low 5": twelve and a half, then low; "high 1,250": a thousand two hundred and fifty).
 _PARTS = re.compile(r"(?<![0-9]),|,(?![0-9])")
@@ -278,9 +387,11 @@ def _shares_fit(payouts: Iterable[Payout]) -> None:
         raise MoneyError("The shares of the pot add up to more than 100%.")
 
 
-def parse_payouts(text: str, currency: str = "USD") -> dict[str, Payout]:
+def parse_payouts(text: str, currency: str = "") -> dict[str, Payout]:
     """The organizer's payouts, e.g. "high 50%, second 30%, third 20%" or "high $50, low 10": prize -> payout.
-    Amounts are read in `currency`'s way ("low 12,50" on a euro night), as the prizes' are (`parse_prizes`)."""
+    Amounts are read in `currency`'s way ("low 12,50" on a euro night), as the prizes' are (`parse_prizes`); no
+    currency: the payouts as the night stores them (`prizes_text`: a decimal point, the mark of the currency the
+    night had when they were written)."""
     payouts: dict[str, Payout] = {}
     for part in _parts(text):
         key, _, amount = part.rpartition(" ")
@@ -289,7 +400,7 @@ def parse_payouts(text: str, currency: str = "USD") -> dict[str, Payout]:
             raise MoneyError(f"Write each prize and its money, like “high 50%” or “low $10”, not “{part}”.")
         if key in payouts:
             raise MoneyError(f"“{key}” is paid twice.")
-        payouts[key] = _payout(amount, currency)
+        payouts[key] = _prize_payout(key, amount, currency)
     _shares_fit(payouts.values())
     return payouts
 
@@ -314,8 +425,16 @@ class Prize:
 
 
 def _is_money(word: str) -> bool:
-    """Whether the last word of a prize is its money: a share ("40%") or an amount ("$20", "20", "20.50")."""
-    return word.endswith("%") or word[:1] in ("$", "£", "€", ".") or word[:1].isdecimal()
+    """Whether the last word of a prize is its money: a share ("40%") or an amount ("$20", "20", "20.50"), or what
+    was meant as one ("-5", "NaN", "¥500": refused as money, in words, rather than read as a prize's name)."""
+    word = _ascii_figures(word)
+    return (
+        word.endswith("%")
+        or word[:1] in (".", *_MINUS)
+        or any(char.isdecimal() for char in word)
+        or word.casefold() in _NOT_NUMBERS
+        or any(word.casefold().startswith(mark) for mark in _MARKS)
+    )
 
 
 def parse_prizes(text: str, currency: str = "USD") -> list[Prize]:
@@ -333,7 +452,7 @@ def parse_prizes(text: str, currency: str = "USD") -> list[Prize]:
         key, _, last = part.rpartition(" ")
         payout = None
         if key and _is_money(last):
-            payout = _payout(last, currency)
+            payout = _prize_payout(key.strip().casefold(), last, currency)
         elif _is_money(part):
             raise MoneyError(f"Name the prize its money is for, like “high {part}”, not “{part}” alone.")
         else:
@@ -366,11 +485,20 @@ def prizes_text(prizes: Iterable[Prize], currency: str = "USD") -> str:
 
 
 def currency_code(text: str) -> str:
-    """A currency as the night keeps it: three letters, in capitals ("usd" is "USD")."""
+    """A currency as the night keeps it: three letters, in capitals ("usd" is "USD"), one the app knows
+    (`CURRENCIES`: it can name its money and tell its marks from another's)."""
     code = text.strip().upper()
     if len(code) != 3 or not code.isascii() or not code.isalpha():
         raise MoneyError("A currency is three letters: USD, CAD, GBP, EUR…")
+    if code not in CURRENCIES:
+        raise MoneyError(f"{code} is not a currency the app knows: use one of {', '.join(sorted(CURRENCIES))}.")
     return code
+
+
+def payouts_in(text: str, currency: str) -> str:
+    """The night's stored payouts (`parse_payouts`) written again with `currency`'s mark, for a night whose
+    currency changes: "high $20" becomes "high €20"."""
+    return prizes_text([Prize(key, payout) for key, payout in parse_payouts(text).items()], currency)
 
 
 def pot(net: int, house_percent: int) -> tuple[int, int]:

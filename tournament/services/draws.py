@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from ..engine import draws
-from ..models import Draw, Entry, Night
+from ..models import Draw, Entry, Night, Player, PotLine
 from .nights import form_key, lock_night
 
 MOST_TICKETS = 100_000
@@ -27,12 +27,17 @@ def draw_make(
     tied: Sequence[int] = (),
     by=None,
     key: str = "",
+    redraw: bool = False,
 ) -> Draw:
     """Draw `count` winners for `title` from the players here (checked in, still playing), from tickets 1..N, or
     (a tie) one of the players level for `prize` (`tied`: their card numbers, from the standings); record it with
     its seed, and put it on the room display. A tie's draw settles the prize: the standings give it to the one drawn.
     `key`: the form's one-time key; the same form sent again (a double tap, two posts at once) gives back the draw
-    the first made, never a second draw with other winners."""
+    the first made, never a second draw with other winners.
+
+    A pot's draw (one winner for the 50/50 or another of the night's side pots) and a tie's draw are made once a
+    night: a second, from another tab or another key, is refused with the first's winner, unless the organizer
+    asks to draw it again (`redraw`; the first stays in the record)."""
     night = lock_night(night)
     key = form_key(key)
     if key and (done := Draw.objects.filter(night=night, key=key).first()) is not None:
@@ -56,6 +61,13 @@ def draw_make(
     else:
         raise ValidationError(
             {"pool_kind": "Draw from the players here, the tickets sold or the players level for a prize."}
+        )
+    if not redraw and count == 1 and (earlier := _drawn_before(night, title, pool_kind, prize)) is not None:
+        raise ValidationError(
+            {
+                "title": f"Already drawn: {_winner_words(night, earlier)} (draw {earlier.number}, "
+                f"“{earlier.title}”). To draw it again, tick “Draw again”: the first draw stays in the record."
+            }
         )
     seed = draws.new_seed()
     try:
@@ -86,3 +98,35 @@ def draw_hide(*, night: Night) -> None:
     night = lock_night(night)
     if Draw.objects.filter(night=night, on_display=True).update(on_display=False):
         Night.touch(night.pk, moved=True)
+
+
+def _folded(name: str) -> str:
+    return Player.key_for(name)
+
+
+def _drawn_before(night: Night, title: str, pool_kind: str, prize: str) -> Draw | None:
+    """The night's earlier draw of the same one-winner pot: the same tied prize, or a title that names the 50/50
+    or one of the night's side pots (names compared as names are: case, spaces and invisible characters aside)."""
+    one = Draw.objects.filter(night=night).order_by("number")
+    if pool_kind == Draw.Pool.TIE:
+        return next((draw for draw in one.filter(pool_kind=Draw.Pool.TIE, prize=prize) if len(draw.winners) == 1), None)
+    folded = _folded(title)
+    pots = {_folded(name) for name in PotLine.objects.filter(night=night).values_list("pot", flat=True)}
+    if "50/50" not in folded and folded not in pots:
+        return None
+    return next(
+        (
+            draw
+            for draw in one.exclude(pool_kind=Draw.Pool.TIE)
+            if len(draw.winners) == 1 and _folded(draw.title) == folded
+        ),
+        None,
+    )
+
+
+def _winner_words(night: Night, draw: Draw) -> str:
+    number = draw.winners[0]
+    if draw.pool_kind == Draw.Pool.TICKETS:
+        return f"ticket {number}"
+    name = Entry.objects.filter(night=night, card=number).values_list("name", flat=True).first()
+    return f"{name} (No. {number})" if name else f"No. {number}"

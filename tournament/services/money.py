@@ -73,7 +73,7 @@ def money_settings(
         raise ValidationError({"currency": str(error)}) from error
     for name, cents in (("pre", pre), ("door", door), ("member", member)):
         if cents is not None and not 0 <= cents <= money.MAX_CENTS:
-            raise ValidationError({name: "A price is from 0 to 10,000."})
+            raise ValidationError({name: f"A price is from 0 to {money.limit_words(currency)}."})
     if payouts is not None:
         try:
             paid = money.parse_payouts(payouts, currency)
@@ -96,6 +96,8 @@ def money_settings(
         night.payouts = money.prizes_text([prize for prize in prizes if prize.payout], currency)
     if not 0 <= house_share <= 100:
         raise ValidationError({"house_share": "The house keeps 0 to 100 percent."})
+    if payouts is None and currency != night.currency:
+        night.payouts = money.payouts_in(night.payouts, currency)  # the prizes' money in the night's new mark
     night.currency, night.price_pre, night.price_door, night.price_member = currency, pre, door, member
     night.house_share = house_share
     night.save(update_fields=["currency", "price_pre", "price_door", "price_member", "payouts", "house_share"])
@@ -126,10 +128,21 @@ def entry_price_kind(*, night: Night, entry: Entry, kind: str) -> Entry:
 
 @transaction.atomic
 def payment_take(
-    *, night: Night, entry: Entry, method: str, cents: int | None = None, by=None, key: str = ""
+    *,
+    night: Night,
+    entry: Entry,
+    method: str,
+    cents: int | None = None,
+    by=None,
+    key: str = "",
+    expected: int | None = None,
 ) -> Payment:
     """Money in from a player: `cents` (None: what they owe) by `method`; "comp" lets them in free (what they owe,
-    counted as paid, no money in). A substitute owes what is still owed on the entry they took over, if anything."""
+    counted as paid, no money in). A substitute owes what is still owed on the entry they took over, if anything.
+
+    `expected` is the amount the tapped button showed: where what is owed now differs (another tab changed a price
+    or the player's kind of price since the page was drawn), nothing is recorded and the person is told, so the
+    box never holds other money than the button said."""
     night = lock_night(night)
     key = form_key(key)
     if key and (done := Payment.objects.filter(night=night, key=key).first()) is not None:
@@ -145,6 +158,16 @@ def payment_take(
             whose = f" plays on {holder.name}'s entry, which" if holder.pk != entry.pk else ""
             raise ValidationError({"cents": f"{entry.name}{whose} owes nothing: nothing was recorded."})
         cents = owed
+    if expected is not None and owed != expected:
+        raise ValidationError(
+            {
+                "cents": f"The price changed to {money.shown(owed, night.currency)} since this page was drawn "
+                f"(the button said {money.shown(expected, night.currency)}): check and tap again."
+                if owed
+                else f"{entry.name} owes nothing now (the button said {money.shown(expected, night.currency)}): "
+                "nothing was recorded."
+            }
+        )
     if cents <= 0:
         raise ValidationError({"cents": "An amount paid is more than 0 (a refund is its own line)."})
     Night.touch(night.pk)  # the prize money shown beside the standings follows the pot

@@ -74,15 +74,19 @@ def prizes_ask(field: str, asked: Sequence[str]) -> None:
         raise ValidationError({field: ValidationError(f"{' '.join(asked)} {PRIZES_CONFIRM}", code="confirm")})
 
 
-def _prizes_set(night: Night, text: str, confirmed: bool = False) -> None:
+def _prizes_set(night: Night, text: str, confirmed: bool = False, shown: tuple[str, str] = ("", "")) -> None:
     """The prizes and their money from the one field that names them ("high 40%, low 30%, loners 30%", or "high,
     low, loners" without money): the prize table (`Night.prizes`, the names in order) and the money of those that
     carry some (`Night.payouts`, in the same words), so the two always agree. The names are checked by
-    `Night.clean`; what a treasurer would want to know first (`prizes_questions`) is asked unless `confirmed`."""
+    `Night.clean`; what a treasurer would want to know first (`prizes_questions`) is asked unless `confirmed`.
+    `shown`: the prizes as the form showed them and the currency they were written in, read as they were written
+    when sent back unchanged with a new currency ("low $5" kept as "low €5" when the night changes to euros)."""
     try:
         prizes = money.parse_prizes(text, night.currency)
     except money.MoneyError as error:
-        raise ValidationError({"prizes": str(error)}) from error
+        if not shown[0] or " ".join(text.split()) != " ".join(shown[0].split()):
+            raise ValidationError({"prizes": str(error)}) from error
+        prizes = money.parse_prizes(text, shown[1])
     if not prizes:
         raise ValidationError({"prizes": "Name at least one prize, e.g. “high, low”."})
     if not confirmed and not prizes_refusal([prize.key for prize in prizes]):
@@ -100,12 +104,15 @@ def _price_set(night: Night, price: int | None, currency: str | None) -> None:
     the Money page set the door's price apart (a member's price stays as it is)."""
     if currency is not None:
         try:
-            night.currency = money.currency_code(currency)
+            code = money.currency_code(currency)
         except money.MoneyError as error:
             raise ValidationError({"currency": str(error)}) from error
+        if code != night.currency:
+            night.payouts = money.payouts_in(night.payouts, code)  # the prizes' money in the night's new mark
+        night.currency = code
     if price is not None:
         if not 0 <= price <= money.MAX_CENTS:
-            raise ValidationError({"price": "A price is from 0 to 10,000."})
+            raise ValidationError({"price": f"A price is from 0 to {money.limit_words(night.currency)}."})
         if night.price_door == night.price_pre:
             night.price_door = price
         night.price_pre = price
@@ -195,10 +202,11 @@ def night_update(
         raise ValidationError({fixed[0]: f"The seating is drawn: this no longer changes ({only})."})
     if settings.get("scoring", night.scoring) != night.scoring:
         night.rules = PRESETS.get(settings["scoring"], STANDARD).as_dict()
+    shown = (night.prizes_text, night.currency)  # as the form showed them, before a new currency
     _price_set(night, price, currency)
     for name, value in settings.items():
         if name == "prizes":
-            _prizes_set(night, value, prizes_confirmed)
+            _prizes_set(night, value, prizes_confirmed, shown)
         else:
             setattr(night, name, value)
     night.name = clean_name(night.name)

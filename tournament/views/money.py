@@ -84,8 +84,16 @@ def money_take(request, night_id: int, entry_id: int):
             method=request.POST.get("method", ""),
             by=request.user,
             key=request.POST.get("key", ""),
+            expected=_shown_cents(request.POST.get("owed")),
         ),
     )
+
+
+def _shown_cents(value: str | None) -> int | None:
+    """The amount a payment button showed, in cents, as the page wrote it beside the button (None: not sent, or not
+    a whole number of cents, when the button takes what is owed as before)."""
+    value = (value or "").strip()
+    return int(value) if value.isdecimal() and value.isascii() and len(value) <= 9 else None
 
 
 @organizer_required
