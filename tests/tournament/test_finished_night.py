@@ -10,6 +10,7 @@ import html
 import pytest
 from django.urls import reverse
 
+from scoring.models import Hand, TableLink, TableResult
 from tournament.models import Draw, Night, Payment, PotLine
 from tournament.rehearsal import simulate
 
@@ -154,3 +155,99 @@ def test_who_played_and_with_whom_stay_as_they_were(organizer_client, over):
     assert f"{OVER} its seating and partner wishes no longer change" in refused
     entry.refresh_from_db()
     assert entry.active and not over.entries.filter(name="Late Sub").exists()
+
+
+# ---- its scores: the one rule in `tournament.game` for every page that writes a score or a hand --------------------
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SCORES_OVER = f"{OVER} its scores no longer change"
+
+
+@pytest.fixture
+def totals_over(db) -> Night:
+    """Played at the desk from paper slips (totals), one game, money taken: the bell rung, the night is over."""
+    night = simulate(players=8, rounds=1, seed=3, entry="totals", money=FUNDRAISER)
+    assert night.status == Night.Status.FINISHED
+    return night
+
+
+def scores_of(night: Night) -> list[tuple]:
+    return list(
+        TableResult.objects.filter(round__night=night)
+        .order_by("round__number", "table")
+        .values_list("table", "ns_points", "ew_points", "version", "status")
+    )
+
+
+def hands_of(night: Night) -> int:
+    return Hand.objects.filter(result__round__night=night).count()
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["desk", "desk-without-script"])
+def test_a_correction_at_the_desk_after_the_night_is_over_is_refused_beside_the_form(
+    organizer_client, totals_over, htmx
+):
+    """The desk page was open when the bell ended the night: Correct on table 1, with a reason, is refused."""
+    before, printed = scores_of(totals_over), sheets(organizer_client, totals_over)
+    result = TableResult.objects.get(round__night=totals_over, table=1)
+    typed = {
+        "t1-ns_points": str(result.ew_points),
+        "t1-ew_points": str(result.ns_points),
+        "t1-reason": "after the night",
+        "t1-key": "k-after-the-night",
+        "t1-version": str(result.version),
+    }
+    save = reverse("scoring:desk_save", args=[totals_over.pk, 1, 1])
+    page = said(organizer_client.post(save, typed, **(HTMX if htmx else {})))
+    assert SCORES_OVER in page and 'value="after the night"' in page  # beside the form, as typed
+    assert scores_of(totals_over) == before and sheets(organizer_client, totals_over) == printed
+
+
+def test_the_desk_of_a_night_that_is_over_offers_no_correction_and_says_why(organizer_client, totals_over):
+    page = said(organizer_client.get(reverse("scoring:keeper_desk", args=[totals_over.pk]) + "?game=1"))
+    assert f"{SCORES_OVER}." in page
+    assert 'id="desk-1-save"' not in page and "Correct" not in page and "why the change" not in page
+
+
+def test_a_score_from_the_night_page_after_the_night_is_over_is_refused(organizer_client, totals_over):
+    before = scores_of(totals_over)
+    result = TableResult.objects.get(round__night=totals_over, table=2)
+    url = reverse("scoring:table_score", args=[totals_over.pk, 1, 2])
+    typed = {"t2-ns_points": "3", "t2-ew_points": "10", "t2-version": str(result.version)}
+    page = said(organizer_client.post(url, typed, **HTMX))
+    assert SCORES_OVER in page
+    assert scores_of(totals_over) == before
+
+
+def test_the_table_phone_changes_nothing_once_the_night_is_over(client, over):
+    """A phone still on the last game's page: a hand, an undo, a "Game over", a score typed and its confirmation."""
+    before, hands = scores_of(over), hands_of(over)
+    link = TableLink.objects.get(night=over, table=1, active=True)
+    last = over.rounds.order_by("-number").first()
+    assert last is not None
+    drawn = {"game": str(last.number)}
+    posts = [
+        ("link_hand_add", {**drawn, "dealer": "N", "maker": "E", "tricks": "3"}),
+        ("link_hand_undo", drawn),
+        ("link_finish", {**drawn, "ns_code": "1234", "ew_code": "5678"}),
+        ("link_submit", {**drawn, "ns_points": "10", "ew_points": "2", "code": "1234", "key": "k-after-the-night"}),
+        ("link_confirm", {**drawn, "draft": "1", "code": "1234"}),
+    ]
+    for name, data in posts:
+        page = said(client.post(reverse(f"scoring:{name}", args=[link.token]), data, **HTMX))
+        assert SCORES_OVER in page, name
+    assert scores_of(over) == before and hands_of(over) == hands
+
+
+def test_the_keepers_hand_pages_change_nothing_once_the_night_is_over(organizer_client, over):
+    before, hands = scores_of(over), hands_of(over)
+    last = over.rounds.order_by("-number").first()
+    assert last is not None
+    for name, data in [
+        ("hand_add", {"dealer": "N", "maker": "E", "tricks": "3"}),
+        ("hand_undo", {}),
+        ("table_finish", {}),
+    ]:
+        page = said(organizer_client.post(reverse(f"scoring:{name}", args=[over.pk, last.number, 1]), data, **HTMX))
+        assert SCORES_OVER in page, name
+    assert scores_of(over) == before and hands_of(over) == hands
