@@ -251,3 +251,66 @@ def test_the_keepers_hand_pages_change_nothing_once_the_night_is_over(organizer_
         page = said(organizer_client.post(reverse(f"scoring:{name}", args=[over.pk, last.number, 1]), data, **HTMX))
         assert SCORES_OVER in page, name
     assert scores_of(over) == before and hands_of(over) == hands
+
+
+# ---- the roster, from a night page opened before the last game closed ------------------------------------------------
+
+ROSTER_OVER = f"{OVER} who played in it no longer changes"
+
+
+def roster_of(night: Night) -> list[tuple]:
+    return list(night.entries.order_by("pk").values_list("name", "active", "checked_in"))
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+@pytest.mark.parametrize(
+    ("url", "typed", "target", "kept"),
+    [
+        ("player_add", {"name": "Late Lou", "checked_in": "on"}, "roster", 'value="Late Lou"'),
+        ("player_add", {"name": "Early Eve"}, "players", 'value="Early Eve"'),  # the form before the draw
+        ("player_paste", {"names": "Pat Paste\nQuinn Paste"}, "players", ">\nPat Paste\nQuinn Paste</textarea>"),
+    ],
+)
+def test_a_player_added_after_the_night_is_over_is_refused_in_words_and_the_name_kept(
+    organizer_client, over, url, typed, target, kept, htmx
+):
+    before = roster_of(over)
+    headers = {**HTMX, "HTTP_HX_TARGET": target} if htmx else {}
+    page = said(organizer_client.post(reverse(f"tournament:{url}", args=[over.pk]), typed, **headers))
+    assert f"{OVER} no more players can join" in page and kept in page  # the refusal, and what was typed, kept
+    assert roster_of(over) == before
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+@pytest.mark.parametrize(
+    ("url", "typed", "target"),
+    [
+        ("entry_check_in", {"checked_in": "0"}, "players"),
+        ("entry_remove", {}, "players"),
+        ("entry_active", {"active": "0"}, "roster"),
+    ],
+)
+def test_a_roster_button_pressed_after_the_night_is_over_says_why_nothing_changed(
+    organizer_client, over, url, typed, target, htmx
+):
+    before = roster_of(over)
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    headers = {**HTMX, "HTTP_HX_TARGET": target} if htmx else {}
+    page = said(organizer_client.post(reverse(f"tournament:{url}", args=[over.pk, entry.pk]), typed, **headers))
+    assert ROSTER_OVER in page
+    assert roster_of(over) == before
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+def test_a_substitute_after_the_night_is_over_is_refused_beside_the_form_with_the_name_kept(
+    organizer_client, over, htmx
+):
+    before = roster_of(over)
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    headers = {**HTMX, "HTTP_HX_TARGET": "roster"} if htmx else {}
+    url = reverse("tournament:entry_substitute", args=[over.pk])
+    page = said(organizer_client.post(url, {"leaving": entry.pk, "name": "Sub Sam"}, **headers))
+    assert ROSTER_OVER in page and 'value="Sub Sam"' in page
+    assert roster_of(over) == before
