@@ -314,3 +314,50 @@ def test_a_substitute_after_the_night_is_over_is_refused_beside_the_form_with_th
     page = said(organizer_client.post(url, {"leaving": entry.pk, "name": "Sub Sam"}, **headers))
     assert ROSTER_OVER in page and 'value="Sub Sam"' in page
     assert roster_of(over) == before
+
+
+# ---- the public pages of a night that is over say so --------------------------------------------------------------
+
+
+def test_the_door_and_sign_up_of_a_night_that_is_over_say_so_and_point_to_the_standings(client, over):
+    Night.objects.filter(pk=over.pk).update(signup_open=True, checkin_open=True)
+    standings = reverse("tournament:public_night", args=[over.pk])
+    door = said(client.get(reverse("tournament:door", args=[over.pk])))
+    assert "The night is over: check-in is closed." in door and f'href="{standings}"' in door
+    assert "The seating is drawn" not in door
+    signup = said(client.get(reverse("tournament:signup", args=[over.pk])))
+    assert "The night is over: sign-up is closed." in signup and f'href="{standings}"' in signup
+    assert "Ask at the door" not in signup
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    checked = said(client.post(reverse("tournament:door", args=[over.pk]), {"entry": entry.pk}))
+    assert "The night is over" in checked and "The seating is drawn" not in checked
+
+
+@pytest.mark.parametrize("games", [1, 2])
+def test_a_players_page_of_a_night_that_is_over_says_the_night_is_over(client, games):
+    night = simulate(players=8, rounds=games, seed=3, money=FUNDRAISER)
+    entry = night.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    page = said(client.get(reverse("tournament:player_page", args=[night.pk, entry.player_id])))
+    assert "The night is over:" in page and "The game is played." not in page
+    assert reverse("tournament:public_night", args=[night.pk]) in page  # the standings, a tap away
+
+
+def test_the_money_page_of_a_night_that_is_over_offers_no_change_it_would_refuse_and_says_why(organizer_client):
+    """Four late arrivals still owe: while the night runs the page offers their payment, a price kind for everyone,
+    refunds and the prizes' change; once it is over, none of them, and one line says why."""
+    night = simulate(players=8, rounds=2, seed=3, arrive={2: 4}, money=FUNDRAISER)
+    url = reverse("tournament:money", args=[night.pk])
+    forms = ('/kind/"', '/take/"', '/refund/"', "Change the prizes", "Save the prices")
+
+    def offered(page: str) -> list[str]:
+        return [words for words in forms if words in page]
+
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.PLAYING)  # as it was before the bell
+    assert offered(said(organizer_client.get(url))) == list(forms)
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
+    page = said(organizer_client.get(url))
+    assert offered(page) == []
+    assert "The night is over: the money is as it was at the end; corrections go on the signed sheet." in page
+    assert reverse("tournament:pot_add", args=[night.pk]) in page  # a side pot's line is still recorded
