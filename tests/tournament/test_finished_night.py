@@ -209,13 +209,14 @@ def test_the_desk_of_a_night_that_is_over_offers_no_correction_and_says_why(orga
     assert 'id="desk-1-save"' not in page and "Correct" not in page and "why the change" not in page
 
 
-def test_a_score_from_the_night_page_after_the_night_is_over_is_refused(organizer_client, totals_over):
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+def test_a_score_from_the_night_page_after_the_night_is_over_is_refused(organizer_client, totals_over, htmx):
     before = scores_of(totals_over)
     result = TableResult.objects.get(round__night=totals_over, table=2)
     url = reverse("scoring:table_score", args=[totals_over.pk, 1, 2])
     typed = {"t2-ns_points": "3", "t2-ew_points": "10", "t2-version": str(result.version)}
-    page = said(organizer_client.post(url, typed, **HTMX))
-    assert SCORES_OVER in page
+    page = said(organizer_client.post(url, typed, **(HTMX if htmx else {})))
+    assert SCORES_OVER in page and 'value="10"' in page
     assert scores_of(totals_over) == before
 
 
