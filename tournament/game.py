@@ -37,6 +37,7 @@ from . import dispatch, services
 from .engine.movements import Outcome
 from .engine.types import Table
 from .models import Action, Cause, CodeMiss, Entry, Night, Round, RoundEvent, Seating
+from .services.nights import require_unfinished
 
 # Wrong confirmation codes a table may type in one game; after that only the keeper enters its score. With four
 # digits, guessing one of the other side's two codes within them is a chance in a thousand.
@@ -592,9 +593,17 @@ def _check_drawn_for(round_: Round, drawn_for: int | None) -> None:
     raise ValidationError({"__all__": message})
 
 
+def _require_scores_open(round_: Round) -> None:
+    """The one rule for every score and hand of a night that is over (a total, a correction, a table's draft or its
+    confirmation, a hand added or undone, a "Game over"): refused, whichever page sent it (#34)."""
+    require_unfinished(round_.night, "__all__", "its scores no longer change")
+
+
 def _lock_for_scores(round_: Round, *, correction: bool = False, drawn_for: int | None = None) -> Round:
-    """Lock the round and check that it takes scores: being played or after its bell (closed: a correction)."""
+    """Lock the round and check that it takes scores: being played or after its bell (closed: a correction, until
+    the night is over)."""
     round_ = _lock(round_)
+    _require_scores_open(round_)
     _check_drawn_for(round_, drawn_for)
     if round_.status == Status.SEATED:
         raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})
@@ -607,6 +616,7 @@ def _lock_for_scores(round_: Round, *, correction: bool = False, drawn_for: int 
 
 def _lock_for_hands(round_: Round, *, drawn_for: int | None = None) -> Round:
     round_ = _lock(round_)
+    _require_scores_open(round_)
     _check_drawn_for(round_, drawn_for)
     if round_.status == Status.SEATED:
         raise ValidationError({"__all__": f"Game {round_.number} has not started yet."})

@@ -47,7 +47,10 @@ def test_stored_extras_follow_every_writer_of_a_played_night(seed, scoring):
     assert_stored_match(night)
     played = {row.player_id: row for row in night_standings(night).rows}
 
-    # A correction after the game closed replaces its hands by totals: nothing is left but the team score.
+    # A correction after the game closed replaces its hands by totals: nothing is left but the team score. It is
+    # made as while the night still runs (its first game closed): once the night is over its scores no longer change
+    # (tests/tournament/test_finished_night.py).
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.PLAYING)
     result = TableResult.objects.filter(round__night=night).order_by("round__number", "table").first()
     table_result_submit(
         round_=result.round,
@@ -62,6 +65,7 @@ def test_stored_extras_follow_every_writer_of_a_played_night(seed, scoring):
     result.refresh_from_db()
     assert result.extras == {} and not result.hands.exists()
     assert_stored_match(night)
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
 
     # A change of rules rescores every hand, and with them the extras (a loner bonus now shows on tallies).
     numbers = {**night.rules, "loner_bonus": 3, "euchre": 1}

@@ -10,6 +10,7 @@ import html
 import pytest
 from django.urls import reverse
 
+from scoring.models import Hand, TableLink, TableResult
 from tournament.models import Draw, Night, Payment, PotLine
 from tournament.rehearsal import simulate
 
@@ -154,3 +155,210 @@ def test_who_played_and_with_whom_stay_as_they_were(organizer_client, over):
     assert f"{OVER} its seating and partner wishes no longer change" in refused
     entry.refresh_from_db()
     assert entry.active and not over.entries.filter(name="Late Sub").exists()
+
+
+# ---- its scores: the one rule in `tournament.game` for every page that writes a score or a hand --------------------
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SCORES_OVER = f"{OVER} its scores no longer change"
+
+
+@pytest.fixture
+def totals_over(db) -> Night:
+    """Played at the desk from paper slips (totals), one game, money taken: the bell rung, the night is over."""
+    night = simulate(players=8, rounds=1, seed=3, entry="totals", money=FUNDRAISER)
+    assert night.status == Night.Status.FINISHED
+    return night
+
+
+def scores_of(night: Night) -> list[tuple]:
+    return list(
+        TableResult.objects.filter(round__night=night)
+        .order_by("round__number", "table")
+        .values_list("table", "ns_points", "ew_points", "version", "status")
+    )
+
+
+def hands_of(night: Night) -> int:
+    return Hand.objects.filter(result__round__night=night).count()
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["desk", "desk-without-script"])
+def test_a_correction_at_the_desk_after_the_night_is_over_is_refused_beside_the_form(
+    organizer_client, totals_over, htmx
+):
+    """The desk page was open when the bell ended the night: Correct on table 1, with a reason, is refused."""
+    before, printed = scores_of(totals_over), sheets(organizer_client, totals_over)
+    result = TableResult.objects.get(round__night=totals_over, table=1)
+    typed = {
+        "t1-ns_points": str(result.ew_points),
+        "t1-ew_points": str(result.ns_points),
+        "t1-reason": "after the night",
+        "t1-key": "k-after-the-night",
+        "t1-version": str(result.version),
+    }
+    save = reverse("scoring:desk_save", args=[totals_over.pk, 1, 1])
+    page = said(organizer_client.post(save, typed, **(HTMX if htmx else {})))
+    assert SCORES_OVER in page and 'value="after the night"' in page  # beside the form, as typed
+    assert scores_of(totals_over) == before and sheets(organizer_client, totals_over) == printed
+
+
+def test_the_desk_of_a_night_that_is_over_offers_no_correction_and_says_why(organizer_client, totals_over):
+    page = said(organizer_client.get(reverse("scoring:keeper_desk", args=[totals_over.pk]) + "?game=1"))
+    assert f"{SCORES_OVER}." in page
+    assert 'id="desk-1-save"' not in page and "Correct" not in page and "why the change" not in page
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+def test_a_score_from_the_night_page_after_the_night_is_over_is_refused(organizer_client, totals_over, htmx):
+    before = scores_of(totals_over)
+    result = TableResult.objects.get(round__night=totals_over, table=2)
+    url = reverse("scoring:table_score", args=[totals_over.pk, 1, 2])
+    typed = {"t2-ns_points": "3", "t2-ew_points": "10", "t2-version": str(result.version)}
+    page = said(organizer_client.post(url, typed, **(HTMX if htmx else {})))
+    assert SCORES_OVER in page and 'value="10"' in page
+    assert scores_of(totals_over) == before
+
+
+def test_the_table_phone_changes_nothing_once_the_night_is_over(client, over):
+    """A phone still on the last game's page: a hand, an undo, a "Game over", a score typed and its confirmation."""
+    before, hands = scores_of(over), hands_of(over)
+    link = TableLink.objects.get(night=over, table=1, active=True)
+    last = over.rounds.order_by("-number").first()
+    assert last is not None
+    drawn = {"game": str(last.number)}
+    posts = [
+        ("link_hand_add", {**drawn, "dealer": "N", "maker": "E", "tricks": "3"}),
+        ("link_hand_undo", drawn),
+        ("link_finish", {**drawn, "ns_code": "1234", "ew_code": "5678"}),
+        ("link_submit", {**drawn, "ns_points": "10", "ew_points": "2", "code": "1234", "key": "k-after-the-night"}),
+        ("link_confirm", {**drawn, "draft": "1", "code": "1234"}),
+    ]
+    for name, data in posts:
+        page = said(client.post(reverse(f"scoring:{name}", args=[link.token]), data, **HTMX))
+        assert SCORES_OVER in page, name
+    assert scores_of(over) == before and hands_of(over) == hands
+
+
+def test_the_keepers_hand_pages_change_nothing_once_the_night_is_over(organizer_client, over):
+    before, hands = scores_of(over), hands_of(over)
+    last = over.rounds.order_by("-number").first()
+    assert last is not None
+    for name, data in [
+        ("hand_add", {"dealer": "N", "maker": "E", "tricks": "3"}),
+        ("hand_undo", {}),
+        ("table_finish", {}),
+    ]:
+        page = said(organizer_client.post(reverse(f"scoring:{name}", args=[over.pk, last.number, 1]), data, **HTMX))
+        assert SCORES_OVER in page, name
+    assert scores_of(over) == before and hands_of(over) == hands
+
+
+# ---- the roster, from a night page opened before the last game closed ------------------------------------------------
+
+ROSTER_OVER = f"{OVER} who played in it no longer changes"
+
+
+def roster_of(night: Night) -> list[tuple]:
+    return list(night.entries.order_by("pk").values_list("name", "active", "checked_in"))
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+@pytest.mark.parametrize(
+    ("url", "typed", "target", "kept"),
+    [
+        ("player_add", {"name": "Late Lou", "checked_in": "on"}, "roster", 'value="Late Lou"'),
+        ("player_add", {"name": "Early Eve"}, "players", 'value="Early Eve"'),  # the form before the draw
+        ("player_paste", {"names": "Pat Paste\nQuinn Paste"}, "players", ">\nPat Paste\nQuinn Paste</textarea>"),
+    ],
+)
+def test_a_player_added_after_the_night_is_over_is_refused_in_words_and_the_name_kept(
+    organizer_client, over, url, typed, target, kept, htmx
+):
+    before = roster_of(over)
+    headers = {**HTMX, "HTTP_HX_TARGET": target} if htmx else {}
+    page = said(organizer_client.post(reverse(f"tournament:{url}", args=[over.pk]), typed, **headers))
+    assert f"{OVER} no more players can join" in page and kept in page  # the refusal, and what was typed, kept
+    assert roster_of(over) == before
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+@pytest.mark.parametrize(
+    ("url", "typed", "target"),
+    [
+        ("entry_check_in", {"checked_in": "0"}, "players"),
+        ("entry_remove", {}, "players"),
+        ("entry_active", {"active": "0"}, "roster"),
+    ],
+)
+def test_a_roster_button_pressed_after_the_night_is_over_says_why_nothing_changed(
+    organizer_client, over, url, typed, target, htmx
+):
+    before = roster_of(over)
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    headers = {**HTMX, "HTTP_HX_TARGET": target} if htmx else {}
+    page = said(organizer_client.post(reverse(f"tournament:{url}", args=[over.pk, entry.pk]), typed, **headers))
+    assert ROSTER_OVER in page
+    assert roster_of(over) == before
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["page", "page-without-script"])
+def test_a_substitute_after_the_night_is_over_is_refused_beside_the_form_with_the_name_kept(
+    organizer_client, over, htmx
+):
+    before = roster_of(over)
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    headers = {**HTMX, "HTTP_HX_TARGET": "roster"} if htmx else {}
+    url = reverse("tournament:entry_substitute", args=[over.pk])
+    page = said(organizer_client.post(url, {"leaving": entry.pk, "name": "Sub Sam"}, **headers))
+    assert ROSTER_OVER in page and 'value="Sub Sam"' in page
+    assert roster_of(over) == before
+
+
+# ---- the public pages of a night that is over say so --------------------------------------------------------------
+
+
+def test_the_door_and_sign_up_of_a_night_that_is_over_say_so_and_point_to_the_standings(client, over):
+    Night.objects.filter(pk=over.pk).update(signup_open=True, checkin_open=True)
+    standings = reverse("tournament:public_night", args=[over.pk])
+    door = said(client.get(reverse("tournament:door", args=[over.pk])))
+    assert "The night is over: check-in is closed." in door and f'href="{standings}"' in door
+    assert "The seating is drawn" not in door
+    signup = said(client.get(reverse("tournament:signup", args=[over.pk])))
+    assert "The night is over: sign-up is closed." in signup and f'href="{standings}"' in signup
+    assert "Ask at the door" not in signup
+    entry = over.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    checked = said(client.post(reverse("tournament:door", args=[over.pk]), {"entry": entry.pk}))
+    assert "The night is over" in checked and "The seating is drawn" not in checked
+
+
+@pytest.mark.parametrize("games", [1, 2])
+def test_a_players_page_of_a_night_that_is_over_says_the_night_is_over(client, games):
+    night = simulate(players=8, rounds=games, seed=3, money=FUNDRAISER)
+    entry = night.entries.filter(player__house=False).order_by("card").first()
+    assert entry is not None
+    page = said(client.get(reverse("tournament:player_page", args=[night.pk, entry.player_id])))
+    assert "The night is over:" in page and "The game is played." not in page
+    assert reverse("tournament:public_night", args=[night.pk]) in page  # the standings, a tap away
+
+
+def test_the_money_page_of_a_night_that_is_over_offers_no_change_it_would_refuse_and_says_why(organizer_client):
+    """Four late arrivals still owe: while the night runs the page offers their payment, a price kind for everyone,
+    refunds and the prizes' change; once it is over, none of them, and one line says why."""
+    night = simulate(players=8, rounds=2, seed=3, arrive={2: 4}, money=FUNDRAISER)
+    url = reverse("tournament:money", args=[night.pk])
+    forms = ('/kind/"', '/take/"', '/refund/"', "Change the prizes", "Save the prices")
+
+    def offered(page: str) -> list[str]:
+        return [words for words in forms if words in page]
+
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.PLAYING)  # as it was before the bell
+    assert offered(said(organizer_client.get(url))) == list(forms)
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
+    page = said(organizer_client.get(url))
+    assert offered(page) == []
+    assert "The night is over: the money is as it was at the end; corrections go on the signed sheet." in page
+    assert reverse("tournament:pot_add", args=[night.pk]) in page  # a side pot's line is still recorded

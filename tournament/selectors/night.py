@@ -410,7 +410,9 @@ def room(night: Night, *, with_finder: bool = True) -> Room:
             stamp,
             RoomState.FINISHED,
             "Thank you for playing!",
-            f"All {night.games} games played." if night.games != 1 else "The game is played.",
+            f"The night is over: all {night.games} games played."
+            if night.games != 1
+            else "The night is over: its one game is played.",
         )
     if current is None:
         return Room(

@@ -264,6 +264,7 @@ def lock_night(night: Night) -> Night:
 
 
 def require_setup(night: Night, field: str) -> None:
+    require_unfinished(night, field, "who played in it no longer changes")
     if night.status != Night.Status.SETUP:
         raise ValidationError({field: "The opening seating is already drawn: mark the player as gone instead."})
 

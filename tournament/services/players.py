@@ -133,6 +133,8 @@ def entry_check_in_by_phone(*, night: Night, entry_id: int, key: str = "") -> En
     organizer to see and undo. Done twice, it is done once; the same form sent again (`key`, its one-time key)
     changes nothing, even after the organizer undid the check-in it made."""
     night = lock_night(night)
+    if night.status == Night.Status.FINISHED:
+        raise ValidationError({"entry": "The night is over: check-in is closed."})
     if night.status != Night.Status.SETUP:
         raise ValidationError({"entry": "The seating is drawn: tell the organizer you are here."})
     if not night.checkin_open:

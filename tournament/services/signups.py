@@ -13,11 +13,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from ..models import NAME_LENGTH, Entry, Night, Player, SignUp
-from .nights import clean_name, form_key, lock_night
+from .nights import clean_name, form_key, lock_night, require_unfinished
 from .players import entry_check_in_by_phone, roster_leave_with, signup_register, waitlist_fill
 
 
 def _open_for_signups(night: Night) -> None:
+    if night.status == Night.Status.FINISHED:
+        raise ValidationError({"name": "The night is over: sign-up is closed."})
     if night.status != Night.Status.SETUP:
         raise ValidationError({"name": "The seating is drawn: sign-up is closed. Ask at the door."})
     if not night.signup_open:
@@ -92,6 +94,8 @@ def signup_withdraw(*, signup: SignUp) -> SignUp | None:
     signup = SignUp.objects.select_for_update().get(pk=signup.pk)
     if signup.status == SignUp.Status.WITHDRAWN:
         raise ValidationError({"signup": "This sign-up was already withdrawn."})
+    if night.status == Night.Status.FINISHED:
+        raise ValidationError({"signup": "The night is over: its sign-ups no longer change."})
     if night.status != Night.Status.SETUP:
         raise ValidationError({"signup": "The seating is drawn: tell the organizer you are leaving."})
     had_place = signup.status == SignUp.Status.IN
@@ -115,6 +119,7 @@ def signup_promote(*, signup: SignUp) -> SignUp:
     signup = SignUp.objects.select_for_update().get(pk=signup.pk)
     if signup.status != SignUp.Status.WAITLIST:
         raise ValidationError({"signup": f"{signup.name} is not on the waitlist."})
+    require_unfinished(night, "signup", "who played in it no longer changes")
     if night.status != Night.Status.SETUP:
         raise ValidationError({"signup": "The seating is drawn: add them as a late arrival instead."})
     return signup_register(signup)

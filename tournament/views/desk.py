@@ -124,9 +124,14 @@ def desk_save(request, night_id: int, number: int, table: int):
             saved = True
         except ValidationError as error:
             apply_errors(form, error)
-    if not request.htmx:
+    if not request.htmx and saved:
         return redirect(f"{reverse('scoring:keeper_desk', args=[night.pk])}?game={number}")
+    night.refresh_from_db()
     round_.refresh_from_db()
+    if not request.htmx:  # refused: the whole desk again, this row's form as typed with the refusal beside it
+        context = _desk(night, round_)
+        context["rows"] = [(r, form if r.table == table else f) for r, f in context["rows"]]
+        return TemplateResponse(request, TEMPLATE, context)
     row = next(r for r in desk_rows(round_) if r.table == table)
     if saved:
         form = _form(row, round_)

@@ -45,6 +45,9 @@ def _page(request, night: Night, **extra):
         "pots": selectors.night_pots(night),
         "draws": selectors.night_draws(night),
         "draw_recipe": draws.RECIPE,
+        # A night that is over keeps its money (`services.nights.require_unfinished`): the page offers no control
+        # that would be refused, and says why once.
+        "over": night.status == Night.Status.FINISHED,
         **extra,
     }
     return TemplateResponse(request, TEMPLATE, context)

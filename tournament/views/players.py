@@ -20,21 +20,36 @@ PARTIAL = "tournament/night_detail.html#players"
 ROSTER = "tournament/night_detail.html#roster"
 
 
+# Which panel a refused form belongs to, when the page that sent it is not the night's page now (a page opened before
+# the draw, or before the last game closed): the panel it came from is drawn again, with the refusal and what was
+# typed. The late arrival's form is on both; without htmx to say which, it is the panel of play's.
+SETUP_FORMS = ("paste_form", "roster_form", "draw_errors")
+
+
+def _refused_panel(request, night: Night, forms) -> str:
+    """ "players" (the panel before the draw) or "roster" (the panel during play) for a refusal."""
+    if request.htmx and request.htmx.target in ("players", "roster"):
+        return request.htmx.target
+    if night.status == Night.Status.SETUP:
+        return "players"
+    return "players" if any(name in forms for name in SETUP_FORMS) else "roster"
+
+
 def _answer(request, night: Night, **forms):
+    panel = _refused_panel(request, night, forms) if forms else ""
     if night.status != Night.Status.SETUP:
         # During play a change of players can reseat the next game: show the whole page again.
         if not forms and request.htmx:
             return HttpResponseClientRefresh()
-        if request.htmx:  # the panel alone, with the game it offers swaps in (a refusal keeps the swap form)
+        if request.htmx and panel == "roster":  # the panel with the game it offers swaps in (a refusal keeps its form)
             current = selectors.current_round(night)
             view = selectors.round_view(current) if current else None
             return TemplateResponse(request, ROSTER, {**players_context(night, **forms), "round_view": view})
     if request.htmx:
         return TemplateResponse(request, PARTIAL, players_context(night, **forms))
     if forms:  # a refusal without htmx: the whole page, with the form and its message
-        return TemplateResponse(
-            request, "tournament/night_detail.html", {**night_context(night), **players_context(night, **forms)}
-        )
+        context = {**night_context(night), **players_context(night, **forms), "refused_panel": panel}
+        return TemplateResponse(request, "tournament/night_detail.html", context)
     return redirect("tournament:night_detail", night.pk)
 
 

@@ -267,7 +267,8 @@ def link_finish(request, token: str):
     round_ = _hand_round(link, round_)
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
     form = FinishForm(request.POST)
-    if not link.night.confirm_results or form.is_valid():
+    # Codes are asked while the game is open; a Game over for a closed game is refused by the service, in words.
+    if not link.night.confirm_results or not round_.open or form.is_valid():
         codes = {"NS": form.data.get("ns_code", ""), "EW": form.data.get("ew_code", "")}
         try:
             game.table_finish(
@@ -277,4 +278,7 @@ def link_finish(request, token: str):
             apply_errors(form, error)
         else:
             return answer(request, round_, link.table, Draft(), urls=_urls(link), extra=extra)
-    return answer(request, round_, link.table, Draft(), "", _urls(link), {**extra, "finish_form": form})
+    round_.refresh_from_db()
+    # The form shows its refusals while the game is open; once it is closed (the night over) the panel says them.
+    refused = "" if round_.open else " ".join(form.non_field_errors())
+    return answer(request, round_, link.table, Draft(), refused, _urls(link), {**extra, "finish_form": form})
