@@ -580,17 +580,35 @@ def hand_take_back(game: Game) -> TableResult | None:
     return result
 
 
-def table_finish(game: Game) -> TableResult:
-    """A table entering hand by hand says its game is over (after the bell, or when it stops early)."""
+def table_finish(game: Game, *, seen_hands: int | None = None, seen_score: str = "") -> TableResult:
+    """A table entering hand by hand says its game is over (after the bell, or when it stops early).
+
+    `seen_hands` is the number of hands the players saw when they said so (and `seen_score` the score they saw, for
+    the words): when the table's hands have changed since (another phone entered or took back a hand, while this one
+    was offline), the game is not closed at a score nobody confirmed."""
     result = result_locked(game)
     if result is None or not result.hands.exists():
         raise ValidationError({"__all__": f"Table {game.table} has no hands yet: enter them, or the game totals."})
     if result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {game.table}'s game is already in."})
+    count = result.hands.count()
+    if seen_hands is not None and seen_hands != count:
+        at = f" at {seen_score}" if seen_score else ""
+        raise ValidationError(
+            {
+                "__all__": f"Game over was confirmed{at} after {_hands_words(seen_hands)}, but the table now has "
+                f"{_hands_words(count)} ({result.ns_points}–{result.ew_points}): the game is not over yet. Check the "
+                "hands, then confirm Game over again."
+            }
+        )
     result.status = TableResult.Status.FINAL
     result.version += 1
     result.save(update_fields=["status", "version", "updated_at"])
     return result
+
+
+def _hands_words(count: int) -> str:
+    return f"{count} hand" if count == 1 else f"{count} hands"
 
 
 def hands_rescore(*, night_id: int, ruleset: rules.Ruleset, games: Mapping[int, Game]) -> int:

@@ -513,7 +513,8 @@
     if (!form.classList.contains("offline-finish")) return;
     event.preventDefault();
     var shown = view();
-    var fields = [["game", String(kit.game)]];
+    // The hands and score the players confirmed: the server refuses the Game over if the table's hands changed since.
+    var fields = [["game", String(kit.game)], ["hands", String(shown.hands.length)], ["score", shown.ns + "–" + shown.ew]];
     if (kit.confirm) {
       var ns = form.querySelector("[name=ns_code]").value.trim();
       var ew = form.querySelector("[name=ew_code]").value.trim();

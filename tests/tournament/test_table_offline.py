@@ -203,3 +203,29 @@ def test_the_phone_whose_game_over_closes_the_game_moves_on_to_the_next_by_its_n
     since = re.search(r'id="table-poll"[^>]*hx-get="[^"]*since=([^"&]+)', last.content.decode()).group(1)
     poll = client.get(url(first, "link_hands", 1), {"since": unescape(since)}, **HTMX)
     assert poll.status_code == 200 and "Table 1 Head table · game 2" in refusal(poll)
+
+
+def test_a_game_over_confirmed_before_another_phone_entered_a_hand_is_refused_with_both_scores(client, playing):
+    add, finish = url(playing, "link_hand_add"), url(playing, "link_finish")
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    client.post(add, {"maker": "E", "tricks": "3", "game": "1", "hand": "2"}, **HTMX)  # 1–1 after 2 hands
+    # Phone A, offline, keeps "Game over" confirmed at 1–1; phone B, online, enters hand 3 meanwhile.
+    client.post(add, {"maker": "S", "tricks": "5", "game": "1", "hand": "3"}, **HTMX)
+    codes = {"ns_code": code_at(playing, 2, "N"), "ew_code": code_at(playing, 2, "E")}
+    kept = client.post(finish, {"game": "1", "key": KEY, "hands": "2", "score": "1–1", **codes}, **HTMX)
+    assert SAVED not in kept
+    assert (
+        "Game over was confirmed at 1–1 after 2 hands, but the table now has 3 hands (3–1): the game is not over yet. "
+        "Check the hands, then confirm Game over again." in refusal(kept)
+    )
+    assert TableResult.objects.get(round=playing, table=2).status == TableResult.Status.PLAYING
+    again = client.post(finish, {"game": "1", "key": "m" * 32, "hands": "3", "score": "3–1", **codes}, **HTMX)
+    assert again[SAVED] == "1"
+    assert TableResult.objects.get(round=playing, table=2).status == TableResult.Status.FINAL
+
+
+def test_the_game_over_form_carries_the_hands_and_score_it_is_confirmed_at(client, playing):
+    client.post(url(playing, "link_hand_add"), {"maker": "N", "tricks": "5", "game": "1", "hand": "1"}, **HTMX)
+    page = client.get(url(playing, "link_hands")).content.decode()
+    form = re.search(r'<form [^>]*action="[^"]*finish/".*?</form>', page, re.S).group(0)
+    assert 'name="hands" value="1"' in form and 'name="score" value="2–0"' in form

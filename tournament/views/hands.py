@@ -306,6 +306,15 @@ def posted_number(request, name: str) -> int | None:
     return int(value) if value.isdecimal() and len(value) < 6 else 0
 
 
+SCORE = re.compile(r"\d{1,5}–\d{1,5}")
+
+
+def posted_seen(request) -> dict:
+    """The hands and score a Game over was confirmed at, as its form carries them (none when it does not say)."""
+    score = request.POST.get("score", "")
+    return {"seen_hands": posted_number(request, "hands"), "seen_score": score if SCORE.fullmatch(score) else ""}
+
+
 def posted_key(request) -> str:
     """The one-time key a phone's form carries ("" when it has none or it is not one)."""
     key = request.POST.get("key", "")
@@ -386,7 +395,7 @@ def hand_undo(request, night_id: int, number: int, table: int):
 def table_finish(request, night_id: int, number: int, table: int):
     round_ = _round(night_id, number)
     try:
-        game.table_finish(round_=round_, table=table)
+        game.table_finish(round_=round_, table=table, **posted_seen(request))
     except ValidationError as error:
         return answer(request, round_, table, Draft(), " ".join(error.messages))
     return answer(request, round_, table, Draft())
