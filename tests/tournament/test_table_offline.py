@@ -229,3 +229,22 @@ def test_the_game_over_form_carries_the_hands_and_score_it_is_confirmed_at(clien
     page = client.get(url(playing, "link_hands")).content.decode()
     form = re.search(r'<form [^>]*action="[^"]*finish/".*?</form>', page, re.S).group(0)
     assert 'name="hands" value="1"' in form and 'name="score" value="2–0"' in form
+
+
+def test_a_phone_left_open_into_the_next_game_does_not_carry_the_last_dealer_as_its_first(client, playing, organizer):
+    hands_url = url(playing, "link_hands")
+    chose = refusal(client.get(hands_url, {"game": "1", "dealer": "W", "since": "x"}, **HTMX))
+    assert "deals (W)" in chose  # in its own game, the first dealer tapped is the one offered
+    for table in (1, 2):
+        desk_enters(playing, table, organizer)
+    second = game.round_start(round_=game.round_close(round_=playing))
+    # The phone's refresh still asks with game 1's last dealer, W (or, from an older page, with no game at all).
+    for query in ({"game": "1", "dealer": "W", "since": "x"}, {"dealer": "W", "since": "x"}):
+        page = client.get(hands_url + "?maker=E&" + "&".join(f"{k}={v}" for k, v in query.items()), **HTMX)
+        said = refusal(page)
+        assert f"game {second.number}" in said and "Hand 1" in said and "deals (N)" in said and "deals (W)" not in said
+        assert "Who called trump?" in said  # nor the caller chosen in the game before
+        assert 'name="dealer" value="W"' not in page.content.decode()
+    tapped = client.get(hands_url, {"game": str(second.number), "dealer": "E", "maker": "S"}, **HTMX)
+    form = re.search(r'<form [^>]*action="[^"]*hands/add/".*?</form>', tapped.content.decode(), re.S).group(0)
+    assert 'name="dealer" value="E"' in form and f'name="game" value="{second.number}"' in form
