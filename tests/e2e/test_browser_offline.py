@@ -156,6 +156,7 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     # Offline again: table 2 taps hand 5 while the desk takes over both tables; the night moves on to game 2.
     two_net.set_offline(True)
     tap_offline(two, 1, 3, 1)
+    tap_offline(two, 2, 1, 2)  # hand 6: S called, 1 trick (kept after hand 5, so not sent once hand 5 is refused)
     organizer = browser.new_context(viewport={"width": 1280, "height": 900})
     desk = organizer.new_page()
     desk.goto(f"{base}/")
@@ -186,9 +187,11 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     two_net.set_offline(False)
     refusal = two.wait_for_selector("#offline-refused", timeout=POLL)
     words = refusal.inner_text()
-    assert "Hand 5 (E, 3 tricks)" in words
-    assert "The desk entered N–S 7, E–W 5 for table 2 in game 1" in words
+    # Each item names its game; game 1 is over, so nothing invites entering its hands again on game 2's page.
+    assert "Game 1, hand 5 (E, 3 tricks): The desk entered N–S 7, E–W 5 for table 2 in game 1" in words
     assert "Ask the score keeper" in words
+    assert "Game 1, hand 6 (S, 1 trick): not saved (Not sent: it came after hand 5 (E, 3 tricks)" in words
+    assert "enter it again" not in words
     two.wait_for_selector("#hand-panel:not(.offline-panel) >> text=Table 2 · game 2", timeout=POLL)
     shot(two, "3-refused")
     axe(two, "offline-refused")
