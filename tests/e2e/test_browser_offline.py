@@ -104,6 +104,8 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     # The Wi-Fi goes: both phones go on entering hands, each kept on the phone with its place in the queue.
     for context in (two_net, head_net):
         context.set_offline(True)
+    for phone in (two, head):  # said at once, before anyone taps
+        phone.wait_for_selector("#reconnecting:has-text('No Wi-Fi: hands are kept on this phone')", timeout=POLL)
     tap_offline(two, 1, 5, 1)  # hand 2: E called, 5 tricks (a march)
     tap_offline(two, 2, 1, 2)  # hand 3: S euchred
     assert score(two) == (1 + 0 + 0, 0 + 2 + 2)  # the running score goes on from what the phone holds
@@ -136,6 +138,7 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
         context.set_offline(False)
     head.wait_for_selector("#hand-panel:not(.offline-panel) >> text=↶ Undo hand 3", timeout=POLL)
     assert head.locator("#offline-note:visible, #offline-refused").count() == 0
+    head.wait_for_selector("#reconnecting", state="detached", timeout=POLL)
     two = two_net.new_page()
     two.goto(f"{base}/t/{tokens[2]}/hands/")  # the next time the table's page opens, the kept hands are sent
     two.wait_for_selector("#hand-panel:not(.offline-panel) >> text=↶ Undo hand 4", timeout=POLL)
