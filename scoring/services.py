@@ -443,8 +443,29 @@ def draft_waiting(game: Game, draft_number: int) -> Submission:
         .first()
     )
     if draft is None:
-        raise ValidationError({"__all__": "That score is no longer waiting to be confirmed: reload the page."})
+        raise ValidationError({"__all__": _not_waiting(game, draft_number)})
     return draft
+
+
+def _not_waiting(game: Game, draft_number: int) -> str:
+    """Why draft `draft_number` can no longer be confirmed (a confirmation kept on a phone, or a page left open,
+    arriving after the table's score moved on), in words: what the table's score is now, and what to do."""
+    result = TableResult.objects.filter(round_id=game.round_id, table=game.table).first()
+    score = f"N–S {result.ns_points}, E–W {result.ew_points}" if result else ""
+    was = Submission.objects.filter(round_id=game.round_id, table=game.table, number=draft_number).first()
+    if result is not None and result.entered_by_id and result.entry == TableResult.Entry.TOTALS:
+        why = f"The desk entered {score} for this table"
+    elif was is not None and was.status in (Submission.Status.CONFIRMED, Submission.Status.APPLIED) and result:
+        why = f"This score was already confirmed: {score}"
+    elif was is not None and was.status == Submission.Status.DISPUTED:
+        why = "The other side entered a different score: the two do not agree, so the score keeper decides"
+    elif was is not None and result is not None and result.status == TableResult.Status.FINAL:
+        why = f"This table's score went in as {score}"
+    elif was is not None:
+        why = "A later score was entered for this table since: confirm that one, if it is right"
+    else:
+        why = "This table has no such score waiting"
+    return f"{why}. This confirmation was not saved. Ask the score keeper if that is not the score."
 
 
 def draft_confirm(game: Game, draft: Submission, *, side: str, name: str) -> TableResult:

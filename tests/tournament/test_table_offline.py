@@ -248,3 +248,21 @@ def test_a_phone_left_open_into_the_next_game_does_not_carry_the_last_dealer_as_
     tapped = client.get(hands_url, {"game": str(second.number), "dealer": "E", "maker": "S"}, **HTMX)
     form = re.search(r'<form [^>]*action="[^"]*hands/add/".*?</form>', tapped.content.decode(), re.S).group(0)
     assert 'name="dealer" value="E"' in form and f'name="game" value="{second.number}"' in form
+
+
+def test_a_kept_confirmation_of_a_score_the_desk_replaced_says_what_the_desk_entered(client, playing, organizer):
+    from scoring.models import Submission
+
+    entered = {"game": "1", "key": KEY, "ns_points": "5", "ew_points": "3", "code": code_at(playing, 2, "N")}
+    assert client.post(url(playing, "link_submit"), entered, **HTMX)[SAVED] == "1"
+    draft = Submission.objects.get(round=playing, table=2, status=Submission.Status.DRAFT)
+    game.table_result_submit(round_=playing, table=2, ns_points=4, ew_points=8, user=organizer)
+    # The E–W player's confirmation, kept on the phone while the Wi-Fi was down, arrives after the desk's entry.
+    kept = {"game": "1", "draft": str(draft.number), "code": code_at(playing, 2, "E")}
+    confirmed = client.post(url(playing, "link_confirm"), kept, **HTMX)
+    assert SAVED not in confirmed
+    said = refusal(confirmed)
+    assert "The desk entered N–S 4, E–W 8 for this table. This confirmation was not saved." in said
+    assert "reload the page" not in said
+    result = TableResult.objects.get(round=playing, table=2)
+    assert (result.ns_points, result.ew_points) == (4, 8)
