@@ -266,3 +266,18 @@ def test_a_kept_confirmation_of_a_score_the_desk_replaced_says_what_the_desk_ent
     assert "reload the page" not in said
     result = TableResult.objects.get(round=playing, table=2)
     assert (result.ns_points, result.ew_points) == (4, 8)
+
+
+def test_after_an_already_entered_refusal_the_next_hand_starts_from_who_called(client, playing):
+    add, hands_url = url(playing, "link_hand_add"), url(playing, "link_hands")
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)  # from the other phone
+    late = client.post(add, {"dealer": "N", "maker": "W", "tricks": "5", "game": "1", "hand": "1"}, **HTMX)
+    said = refusal(late)
+    assert "Hand 1 was already entered" in said
+    assert "Who called trump?" in said and "called (W)" not in said  # W was chosen for hand 1, not for hand 2
+    assert 'name="tricks"' not in late.content.decode()
+    # A phone's refresh that still carries a caller chosen for hand 1, after the other phone entered it.
+    polled = client.get(hands_url, {"game": "1", "hand": "1", "maker": "W", "since": "x"}, **HTMX)
+    assert "Who called trump?" in refusal(polled) and 'name="tricks"' not in polled.content.decode()
+    chosen = client.get(hands_url, {"game": "1", "hand": "2", "maker": "W"}, **HTMX)
+    assert "called (W)" in refusal(chosen)  # chosen for the hand being entered: kept

@@ -43,11 +43,16 @@ class Draft:
     bid: int | None = None
     pepper: str = ""
     game: int = 0
+    for_hand: int = 0  # the hand the choices were made for (0: not said)
 
     @classmethod
     def from_query(cls, data) -> Draft:
         def seat(name: str, default: str = "") -> str:
             return data.get(name) if data.get(name) in rules.SEATS else default
+
+        def number(name: str) -> int:
+            value = str(data.get(name, ""))
+            return int(value) if value.isdecimal() and len(value) < 6 else 0
 
         try:
             bid = int(data["bid"]) if data.get("bid") else None
@@ -61,13 +66,21 @@ class Draft:
             defender_alone=seat("defender_alone"),
             bid=bid,
             pepper=data.get("pepper") if data.get("pepper") in ("little", "big") else "",
-            game=int(data["game"]) if str(data.get("game", "")).isdecimal() and len(data["game"]) < 6 else 0,
+            game=number("game"),
+            for_hand=number("hand"),
         )
 
     def in_game(self, number: int) -> Draft:
         """This draft, made in game `number` when it does not say (the keeper's pages name their game in the
         address)."""
         return self if self.game else replace(self, game=number)
+
+    def of_hand(self, number: int) -> Draft:
+        """This draft for hand `number`: its choices are dropped if they were made for another hand (another phone
+        entered one since), so that one tap never stores a hand with a caller nobody chose for it."""
+        if self.for_hand and self.for_hand != number:
+            return Draft(dealer=self.dealer, game=self.game, for_hand=number)
+        return replace(self, for_hand=number)
 
     def of_game(self, number: int) -> Draft:
         """This draft in game `number`: as it is if it was made there, else a fresh one (the first dealer and the
@@ -78,6 +91,7 @@ class Draft:
         draft = replace(self, **changes)
         params = {
             "game": draft.game or "",
+            "hand": draft.for_hand or "",
             "dealer": draft.dealer,
             "maker": draft.maker,
             "alone": "1" if draft.alone else "",
@@ -181,7 +195,7 @@ def _choices(shown: TableGame, draft: Draft) -> dict:
 
 def _kit_key(draft: Draft) -> str:
     """A draft as the offline kit names it: its query without the dealer (the phone keeps the dealer itself)."""
-    return replace(draft, dealer="", game=0).query()
+    return replace(draft, dealer="", game=0, for_hand=0).query()
 
 
 def offline_kit(shown: TableGame) -> dict:
@@ -270,7 +284,7 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
             (seat, name, draft.query(dealer=seat), seat == draft.dealer) for seat, name, _ in seat_buttons
         ],
         "maker_name": shown.seats.get(draft.maker, ""),
-        "change_url": Draft(dealer=draft.dealer, game=draft.game).query(),
+        "change_url": Draft(dealer=draft.dealer, game=draft.game, for_hand=draft.for_hand).query(),
         "options": offered["options"],
         "bids": offered["bids"],
         "pepper_names": {pepper: rules.pepper_name(pepper, shown.rules) for pepper in ("little", "big")},
@@ -288,7 +302,7 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
     if request.method == "POST":
         round_.refresh_from_db()  # the action may have moved the game (the bell, the close)
     shown = table_game(round_, table)
-    draft = draft.of_game(round_.number)
+    draft = draft.of_game(round_.number).of_hand(shown.next_number)
     context = {**_context(shown, draft, error, urls), "finish_form": FinishForm(), **(extra or {})}
     if context.get("table_link"):  # a phone's page polls; every answer brings the poller from where it now stands
         stamp = table_stamp(round_.night_id, round_.pk, table)
@@ -363,7 +377,10 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
     except ValidationError as error:
-        return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
+        # Refused (the hand entered from another phone meanwhile, the game moved on): the choices go with it, so
+        # that the next tap is made for the hand now offered.
+        fresh = Draft(dealer=draft.dealer, game=draft.game)
+        return answer(request, round_, table, fresh, " ".join(error.messages), urls, extra)
     after = Draft(dealer=draft.dealer, game=draft.game)
     return answer(request, round_, table, after, urls=urls, extra={**(extra or {}), "saved": True})
 
