@@ -110,7 +110,7 @@
       line.id = "reconnecting";
       line.className = "reconnecting";
       line.setAttribute("role", "status");
-      document.body.appendChild(line);
+      document.body.insertBefore(line, document.body.firstChild); // above the page, pushing it down (CSS)
     }
     var seconds = Math.floor((Date.now() - lostSince) / 1000);
     if (navigator.onLine === false) {
