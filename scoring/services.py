@@ -443,8 +443,29 @@ def draft_waiting(game: Game, draft_number: int) -> Submission:
         .first()
     )
     if draft is None:
-        raise ValidationError({"__all__": "That score is no longer waiting to be confirmed: reload the page."})
+        raise ValidationError({"__all__": _not_waiting(game, draft_number)})
     return draft
+
+
+def _not_waiting(game: Game, draft_number: int) -> str:
+    """Why draft `draft_number` can no longer be confirmed (a confirmation kept on a phone, or a page left open,
+    arriving after the table's score moved on), in words: what the table's score is now, and what to do."""
+    result = TableResult.objects.filter(round_id=game.round_id, table=game.table).first()
+    score = f"N–S {result.ns_points}, E–W {result.ew_points}" if result else ""
+    was = Submission.objects.filter(round_id=game.round_id, table=game.table, number=draft_number).first()
+    if result is not None and result.entered_by_id and result.entry == TableResult.Entry.TOTALS:
+        why = f"The desk entered {score} for this table"
+    elif was is not None and was.status in (Submission.Status.CONFIRMED, Submission.Status.APPLIED) and result:
+        why = f"This score was already confirmed: {score}"
+    elif was is not None and was.status == Submission.Status.DISPUTED:
+        why = "The other side entered a different score: the two do not agree, so the score keeper decides"
+    elif was is not None and result is not None and result.status == TableResult.Status.FINAL:
+        why = f"This table's score went in as {score}"
+    elif was is not None:
+        why = "A later score was entered for this table since: confirm that one, if it is right"
+    else:
+        why = "This table has no such score waiting"
+    return f"{why}. This confirmation was not saved. Ask the score keeper if that is not the score."
 
 
 def draft_confirm(game: Game, draft: Submission, *, side: str, name: str) -> TableResult:
@@ -580,17 +601,35 @@ def hand_take_back(game: Game) -> TableResult | None:
     return result
 
 
-def table_finish(game: Game) -> TableResult:
-    """A table entering hand by hand says its game is over (after the bell, or when it stops early)."""
+def table_finish(game: Game, *, seen_hands: int | None = None, seen_score: str = "") -> TableResult:
+    """A table entering hand by hand says its game is over (after the bell, or when it stops early).
+
+    `seen_hands` is the number of hands the players saw when they said so (and `seen_score` the score they saw, for
+    the words): when the table's hands have changed since (another phone entered or took back a hand, while this one
+    was offline), the game is not closed at a score nobody confirmed."""
     result = result_locked(game)
     if result is None or not result.hands.exists():
         raise ValidationError({"__all__": f"Table {game.table} has no hands yet: enter them, or the game totals."})
     if result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {game.table}'s game is already in."})
+    count = result.hands.count()
+    if seen_hands is not None and seen_hands != count:
+        at = f" at {seen_score}" if seen_score else ""
+        raise ValidationError(
+            {
+                "__all__": f"Game over was confirmed{at} after {_hands_words(seen_hands)}, but the table now has "
+                f"{_hands_words(count)} ({result.ns_points}–{result.ew_points}): the game is not over yet. Check the "
+                "hands, then confirm Game over again."
+            }
+        )
     result.status = TableResult.Status.FINAL
     result.version += 1
     result.save(update_fields=["status", "version", "updated_at"])
     return result
+
+
+def _hands_words(count: int) -> str:
+    return f"{count} hand" if count == 1 else f"{count} hands"
 
 
 def hands_rescore(*, night_id: int, ruleset: rules.Ruleset, games: Mapping[int, Game]) -> int:

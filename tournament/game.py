@@ -925,13 +925,21 @@ def _action_done(round_: Round, table: int, key: str) -> bool:
 
 @_counting_misses
 def table_finish(
-    *, round_: Round, table: int, codes: dict[str, str] | None = None, drawn_for: int | None = None, key: str = ""
+    *,
+    round_: Round,
+    table: int,
+    codes: dict[str, str] | None = None,
+    drawn_for: int | None = None,
+    key: str = "",
+    seen_hands: int | None = None,
+    seen_score: str = "",
 ) -> TableResult:
     """A table entering hand by hand says its game is over (after the bell, or when it stops early).
 
     From the table's phone on a night that asks for confirmation, `codes` gives a code from each side, by side
     ("NS", "EW"): the game is in only when both sides are there to say so. The keeper's own "Game over" needs none
-    (None). `key` is the tap's one-time key: the same Game over sent again is the one already done.
+    (None). `key` is the tap's one-time key: the same Game over sent again is the one already done. `seen_hands` and
+    `seen_score`: the hands and score the form was confirmed at (refused when the table's hands changed since).
     """
     if _action_done(_lock(round_), table, key) and (done := TableResult.objects.filter(round=round_, table=table)):
         return done.get()
@@ -940,7 +948,7 @@ def table_finish(
         for side in ("NS", "EW"):
             _code_side(round_, table, codes.get(side, ""), field=f"{side.lower()}_code", side=side)
     game = _table(round_, table)
-    result = record.table_finish(game)
+    result = record.table_finish(game, seen_hands=seen_hands, seen_score=seen_score)
     record.action_key_keep(game, kind="finish", key=key)
     _after_score(round_)
     return result

@@ -74,8 +74,8 @@
       words = big ? big.textContent.trim() : "";
     }
     if (!words) {
-      words = fallback || xhr && xhr.status === 429 ? "Too many requests: wait a minute, then try again." :
-        "Not saved: the server had a problem" + (xhr && xhr.status ? " (" + xhr.status + ")" : "") + ". Try again.";
+      words = fallback || (xhr && xhr.status === 429 ? "Too many requests: wait a minute, then try again." :
+        "Not saved: the server had a problem" + (xhr && xhr.status ? " (" + xhr.status + ")" : "") + ". Try again.");
     }
     var el = form.querySelector(":scope > .answer-error");
     if (!el) {

@@ -110,10 +110,31 @@
       line.id = "reconnecting";
       line.className = "reconnecting";
       line.setAttribute("role", "status");
-      document.body.appendChild(line);
+      document.body.insertBefore(line, document.body.firstChild); // above the page, pushing it down (CSS)
     }
     var seconds = Math.floor((Date.now() - lostSince) / 1000);
-    line.textContent = "Reconnecting… (" + seconds + " s) · showing what the laptop last sent";
+    if (navigator.onLine === false) {
+      // The phone itself has no network: said at once, before any poll fails (a table's phone holds its polls
+      // while offline, offline.js), in the words of what the page does meanwhile.
+      line.textContent = (KEEPS ? "No Wi-Fi: hands are kept on this phone" : "No Wi-Fi · showing what the laptop last sent") +
+        " (" + seconds + " s)";
+    } else {
+      line.textContent = "Reconnecting… (" + seconds + " s) · showing what the laptop last sent";
+    }
+  }
+
+  // A table's own pages (its link, /t/…) keep what is entered with no Wi-Fi (offline.js).
+  var KEEPS = /^\/t\//.test(location.pathname);
+
+  function offline() {
+    if (!lostSince) lostSince = Date.now();
+    reconnectLine();
+    if (!ticking) ticking = window.setInterval(reconnectLine, 1000);
+  }
+  window.addEventListener("offline", offline);
+  if (navigator.onLine === false) {
+    if (document.body) offline();
+    else document.addEventListener("DOMContentLoaded", offline);
   }
 
   function lost(event) {

@@ -153,6 +153,11 @@
     note.hidden = !state.queue.length;
     note.textContent = state.queue.length ? waitingWords(state.queue.length) : "";
     var box = document.getElementById("offline-refused");
+    if (kit && state.refused.some(function (refusal) { return refusal.game && refusal.game < kit.game - 1; })) {
+      // Said through the whole of the next game; gone once the table is two games on, read or not.
+      state.refused = state.refused.filter(function (refusal) { return !refusal.game || refusal.game >= kit.game - 1; });
+      save(state);
+    }
     if (!state.refused.length) {
       if (box) box.remove();
       return;
@@ -166,10 +171,25 @@
     }
     var html = "<p><b>Not saved</b> when this phone sent what it kept:</p><ul>";
     state.refused.forEach(function (refusal) {
-      html += "<li><b>" + esc(refusal.words) + "</b>: " + esc(refusal.reason) + "</li>";
+      // Each names its game. One of a game this table has left is history: no invitation to enter it again.
+      var over = !kit || (refusal.game && refusal.game !== kit.game) || !kit.open;
+      var named = refusal.game ? "Game " + refusal.game + ", " + lower(refusal.words) : refusal.words;
+      html += "<li><b>" + esc(named) + "</b>: " + (over && refusal.again ? "not saved (" + esc(refusal.reason) + ")" :
+        esc(refusal.reason) + (refusal.again ? " " + AGAIN : "")) + "</li>";
     });
     html += '</ul><button type="button" class="offline-understood">Understood</button>';
     if (box.innerHTML !== html) box.innerHTML = html;
+  }
+
+  var AGAIN = "Check the hands on this page and enter it again if it is still right.";
+
+  // "Hand 5 (E, 3 tricks)" inside a sentence: its first letter only, never the seats'.
+  function lower(words) {
+    return words.charAt(0).toLowerCase() + words.slice(1);
+  }
+
+  function trickWords(count) {
+    return count + (String(count) === "1" ? " trick" : " tricks");
   }
 
   function called(values) {
@@ -387,7 +407,7 @@
         ns: points[0],
         ew: points[1],
       };
-      item.words = "Hand " + number + " (" + words + ", " + (field(fields, "passed") ? "passed" : tricks + " tricks") + ")";
+      item.words = "Hand " + number + " (" + words + ", " + (field(fields, "passed") ? "passed" : trickWords(tricks)) + ")";
     } else if (kind === "undo") {
       if (!field(fields, "key")) fields.push(["key", newKey()]); // the same Undo sent again is done once
       item.undo = parseInt(field(fields, "hand"), 10);
@@ -513,7 +533,8 @@
     if (!form.classList.contains("offline-finish")) return;
     event.preventDefault();
     var shown = view();
-    var fields = [["game", String(kit.game)]];
+    // The hands and score the players confirmed: the server refuses the Game over if the table's hands changed since.
+    var fields = [["game", String(kit.game)], ["hands", String(shown.hands.length)], ["score", shown.ns + "–" + shown.ew]];
     if (kit.confirm) {
       var ns = form.querySelector("[name=ns_code]").value.trim();
       var ew = form.querySelector("[name=ew_code]").value.trim();
@@ -635,10 +656,10 @@
       }
       return true;
     });
-    state.refused.push({ words: item.words, reason: reason });
+    state.refused.push({ words: item.words, reason: reason, game: item.game });
     after.forEach(function (other) {
-      state.refused.push({ words: other.words, reason: "Not sent: it came after " + item.words.toLowerCase() +
-        ", which was not saved. Check the hands on this page and enter it again if it is still right." });
+      state.refused.push({ words: other.words, game: other.game, again: true,
+        reason: "Not sent: it came after " + lower(item.words) + ", which was not saved." });
     });
     save(state);
     if (!state.queue.length) redraw();

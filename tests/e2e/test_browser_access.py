@@ -236,7 +236,13 @@ def test_the_table_phone_pages_take_a_finger_and_show_the_keyboard(live_server, 
 def test_the_hand_page_fits_a_phone_with_the_text_at_twice_its_size(live_server, browser):
     """The hand page at 390×844 with the browser's text size at 200% (`larger_text`): nothing wider than the
     phone, no name cut, and the score that stays in view takes at most a quarter of the screen."""
-    _, tokens = _night("Large text night")
+    night, tokens = _night("Large text night")
+    from scoring import rules
+    from tournament import game
+
+    playing = night.rounds.get(number=2)
+    for maker, tricks, alone in (("N", 3, False), ("E", 5, True), ("S", 1, False)):  # the hands table, its columns
+        game.hand_record(round_=playing, table=2, hand=rules.Hand(makers="", maker=maker, tricks=tricks, alone=alone))
     url = f"{live_server.url}/t/{tokens[2]}/hands/"
     page = browser.new_page(viewport=PHONE)
     page.goto(url)
@@ -251,6 +257,7 @@ def test_the_hand_page_fits_a_phone_with_the_text_at_twice_its_size(live_server,
         assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32, state
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], state
         assert page.evaluate(CUT, ".score-names .who, .big-button, .big-button b, .next, h1, h2") == [], state
+        assert page.evaluate(CUT, "table.hands, table.hands th, table.hands td") == [], state  # N–S, E–W in sight
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # scrolled down: the score stays in view
         board = page.locator(".scoreboard").bounding_box()
         assert board["y"] >= -1 and board["y"] + board["height"] <= PHONE["height"], (state, board)  # in view

@@ -104,6 +104,8 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     # The Wi-Fi goes: both phones go on entering hands, each kept on the phone with its place in the queue.
     for context in (two_net, head_net):
         context.set_offline(True)
+    for phone in (two, head):  # said at once, before anyone taps
+        phone.wait_for_selector("#reconnecting:has-text('No Wi-Fi: hands are kept on this phone')", timeout=POLL)
     tap_offline(two, 1, 5, 1)  # hand 2: E called, 5 tricks (a march)
     tap_offline(two, 2, 1, 2)  # hand 3: S euchred
     assert score(two) == (1 + 0 + 0, 0 + 2 + 2)  # the running score goes on from what the phone holds
@@ -136,6 +138,7 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
         context.set_offline(False)
     head.wait_for_selector("#hand-panel:not(.offline-panel) >> text=↶ Undo hand 3", timeout=POLL)
     assert head.locator("#offline-note:visible, #offline-refused").count() == 0
+    head.wait_for_selector("#reconnecting", state="detached", timeout=POLL)
     two = two_net.new_page()
     two.goto(f"{base}/t/{tokens[2]}/hands/")  # the next time the table's page opens, the kept hands are sent
     two.wait_for_selector("#hand-panel:not(.offline-panel) >> text=↶ Undo hand 4", timeout=POLL)
@@ -156,6 +159,7 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     # Offline again: table 2 taps hand 5 while the desk takes over both tables; the night moves on to game 2.
     two_net.set_offline(True)
     tap_offline(two, 1, 3, 1)
+    tap_offline(two, 2, 1, 2)  # hand 6: S called, 1 trick (kept after hand 5, so not sent once hand 5 is refused)
     organizer = browser.new_context(viewport={"width": 1280, "height": 900})
     desk = organizer.new_page()
     desk.goto(f"{base}/")
@@ -186,9 +190,11 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     two_net.set_offline(False)
     refusal = two.wait_for_selector("#offline-refused", timeout=POLL)
     words = refusal.inner_text()
-    assert "Hand 5 (E, 3 tricks)" in words
-    assert "The desk entered N–S 7, E–W 5 for table 2 in game 1" in words
+    # Each item names its game; game 1 is over, so nothing invites entering its hands again on game 2's page.
+    assert "Game 1, hand 5 (E, 3 tricks): The desk entered N–S 7, E–W 5 for table 2 in game 1" in words
     assert "Ask the score keeper" in words
+    assert "Game 1, hand 6 (S, 1 trick): not saved (Not sent: it came after hand 5 (E, 3 tricks)" in words
+    assert "enter it again" not in words
     two.wait_for_selector("#hand-panel:not(.offline-panel) >> text=Table 2 · game 2", timeout=POLL)
     shot(two, "3-refused")
     axe(two, "offline-refused")

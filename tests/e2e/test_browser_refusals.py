@@ -32,3 +32,21 @@ def test_a_paste_past_the_form_limit_says_why_above_the_box(live_server, browser
     assert alert.text_content() == "The page sent more than the app takes at once (2.6 MB). Nothing was saved."
     assert night.entries.count() == 0
     axe(page, "night-refused-on-a-phone")
+
+
+def test_a_button_sent_with_no_connection_says_so_not_too_many_requests(live_server, browser, django_user_model):
+    from tournament import services
+
+    django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
+    night = services.night_create(name="Laptop down")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/")
+    page.fill("#id_username", "organizer")
+    page.fill("#id_password", "euchre-night-1")
+    page.click("button.primary")
+    page.fill("#id_names", "Ann Lee")
+    page.route("**/*", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    page.click("text=Add everyone")
+    alert = page.wait_for_selector("form .answer-error")
+    assert alert.text_content() == "Not sent: no connection. Try again."
+    assert night.entries.count() == 0

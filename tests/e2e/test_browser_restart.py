@@ -80,6 +80,8 @@ def test_the_room_display_says_reconnecting_and_catches_up_by_itself_when_the_se
         # it counts the time without (2 s or more: on a busy machine a second's tick can come late and skip one)
         room.wait_for_function(COUNTED, arg=2, timeout=POLL)
         assert "Game 1" in room.inner_text(".room-headline")  # the last state stays on the screen
+        below = room.locator(".room-headline").bounding_box()
+        assert below and below["y"] >= line.bounding_box()["y"] + line.bounding_box()["height"]  # not covered
         for page in others:
             page.wait_for_selector("#reconnecting:has-text('Reconnecting… (')", timeout=POLL)
         room.screenshot(path=str(ARTIFACTS / "restart-1-reconnecting.png"))

@@ -203,3 +203,81 @@ def test_the_phone_whose_game_over_closes_the_game_moves_on_to_the_next_by_its_n
     since = re.search(r'id="table-poll"[^>]*hx-get="[^"]*since=([^"&]+)', last.content.decode()).group(1)
     poll = client.get(url(first, "link_hands", 1), {"since": unescape(since)}, **HTMX)
     assert poll.status_code == 200 and "Table 1 Head table · game 2" in refusal(poll)
+
+
+def test_a_game_over_confirmed_before_another_phone_entered_a_hand_is_refused_with_both_scores(client, playing):
+    add, finish = url(playing, "link_hand_add"), url(playing, "link_finish")
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    client.post(add, {"maker": "E", "tricks": "3", "game": "1", "hand": "2"}, **HTMX)  # 1–1 after 2 hands
+    # Phone A, offline, keeps "Game over" confirmed at 1–1; phone B, online, enters hand 3 meanwhile.
+    client.post(add, {"maker": "S", "tricks": "5", "game": "1", "hand": "3"}, **HTMX)
+    codes = {"ns_code": code_at(playing, 2, "N"), "ew_code": code_at(playing, 2, "E")}
+    kept = client.post(finish, {"game": "1", "key": KEY, "hands": "2", "score": "1–1", **codes}, **HTMX)
+    assert SAVED not in kept
+    assert (
+        "Game over was confirmed at 1–1 after 2 hands, but the table now has 3 hands (3–1): the game is not over yet. "
+        "Check the hands, then confirm Game over again." in refusal(kept)
+    )
+    assert TableResult.objects.get(round=playing, table=2).status == TableResult.Status.PLAYING
+    again = client.post(finish, {"game": "1", "key": "m" * 32, "hands": "3", "score": "3–1", **codes}, **HTMX)
+    assert again[SAVED] == "1"
+    assert TableResult.objects.get(round=playing, table=2).status == TableResult.Status.FINAL
+
+
+def test_the_game_over_form_carries_the_hands_and_score_it_is_confirmed_at(client, playing):
+    client.post(url(playing, "link_hand_add"), {"maker": "N", "tricks": "5", "game": "1", "hand": "1"}, **HTMX)
+    page = client.get(url(playing, "link_hands")).content.decode()
+    form = re.search(r'<form [^>]*action="[^"]*finish/".*?</form>', page, re.S).group(0)
+    assert 'name="hands" value="1"' in form and 'name="score" value="2–0"' in form
+
+
+def test_a_phone_left_open_into_the_next_game_does_not_carry_the_last_dealer_as_its_first(client, playing, organizer):
+    hands_url = url(playing, "link_hands")
+    chose = refusal(client.get(hands_url, {"game": "1", "dealer": "W", "since": "x"}, **HTMX))
+    assert "deals (W)" in chose  # in its own game, the first dealer tapped is the one offered
+    for table in (1, 2):
+        desk_enters(playing, table, organizer)
+    second = game.round_start(round_=game.round_close(round_=playing))
+    # The phone's refresh still asks with game 1's last dealer, W (or, from an older page, with no game at all).
+    for query in ({"game": "1", "dealer": "W", "since": "x"}, {"dealer": "W", "since": "x"}):
+        page = client.get(hands_url + "?maker=E&" + "&".join(f"{k}={v}" for k, v in query.items()), **HTMX)
+        said = refusal(page)
+        assert f"game {second.number}" in said and "Hand 1" in said and "deals (N)" in said and "deals (W)" not in said
+        assert "Who called trump?" in said  # nor the caller chosen in the game before
+        assert 'name="dealer" value="W"' not in page.content.decode()
+    tapped = client.get(hands_url, {"game": str(second.number), "dealer": "E", "maker": "S"}, **HTMX)
+    form = re.search(r'<form [^>]*action="[^"]*hands/add/".*?</form>', tapped.content.decode(), re.S).group(0)
+    assert 'name="dealer" value="E"' in form and f'name="game" value="{second.number}"' in form
+
+
+def test_a_kept_confirmation_of_a_score_the_desk_replaced_says_what_the_desk_entered(client, playing, organizer):
+    from scoring.models import Submission
+
+    entered = {"game": "1", "key": KEY, "ns_points": "5", "ew_points": "3", "code": code_at(playing, 2, "N")}
+    assert client.post(url(playing, "link_submit"), entered, **HTMX)[SAVED] == "1"
+    draft = Submission.objects.get(round=playing, table=2, status=Submission.Status.DRAFT)
+    game.table_result_submit(round_=playing, table=2, ns_points=4, ew_points=8, user=organizer)
+    # The E–W player's confirmation, kept on the phone while the Wi-Fi was down, arrives after the desk's entry.
+    kept = {"game": "1", "draft": str(draft.number), "code": code_at(playing, 2, "E")}
+    confirmed = client.post(url(playing, "link_confirm"), kept, **HTMX)
+    assert SAVED not in confirmed
+    said = refusal(confirmed)
+    assert "The desk entered N–S 4, E–W 8 for this table. This confirmation was not saved." in said
+    assert "reload the page" not in said
+    result = TableResult.objects.get(round=playing, table=2)
+    assert (result.ns_points, result.ew_points) == (4, 8)
+
+
+def test_after_an_already_entered_refusal_the_next_hand_starts_from_who_called(client, playing):
+    add, hands_url = url(playing, "link_hand_add"), url(playing, "link_hands")
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)  # from the other phone
+    late = client.post(add, {"dealer": "N", "maker": "W", "tricks": "5", "game": "1", "hand": "1"}, **HTMX)
+    said = refusal(late)
+    assert "Hand 1 was already entered" in said
+    assert "Who called trump?" in said and "called (W)" not in said  # W was chosen for hand 1, not for hand 2
+    assert 'name="tricks"' not in late.content.decode()
+    # A phone's refresh that still carries a caller chosen for hand 1, after the other phone entered it.
+    polled = client.get(hands_url, {"game": "1", "hand": "1", "maker": "W", "since": "x"}, **HTMX)
+    assert "Who called trump?" in refusal(polled) and 'name="tricks"' not in polled.content.decode()
+    chosen = client.get(hands_url, {"game": "1", "hand": "2", "maker": "W"}, **HTMX)
+    assert "called (W)" in refusal(chosen)  # chosen for the hand being entered: kept

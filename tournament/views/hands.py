@@ -32,7 +32,8 @@ TEMPLATE = "scoring/table_hands.html"
 
 @dataclass(frozen=True)
 class Draft:
-    """The hand being entered, before its tricks are tapped."""
+    """The hand being entered, before its tricks are tapped. `game`: the game the choices were made in (a choice
+    carried into another game, as by a phone's poll left open over the change of game, is dropped)."""
 
     dealer: str = "N"
     maker: str = ""
@@ -41,11 +42,17 @@ class Draft:
     defender_alone: str = ""
     bid: int | None = None
     pepper: str = ""
+    game: int = 0
+    for_hand: int = 0  # the hand the choices were made for (0: not said)
 
     @classmethod
     def from_query(cls, data) -> Draft:
         def seat(name: str, default: str = "") -> str:
             return data.get(name) if data.get(name) in rules.SEATS else default
+
+        def number(name: str) -> int:
+            value = str(data.get(name, ""))
+            return int(value) if value.isdecimal() and len(value) < 6 else 0
 
         try:
             bid = int(data["bid"]) if data.get("bid") else None
@@ -59,11 +66,32 @@ class Draft:
             defender_alone=seat("defender_alone"),
             bid=bid,
             pepper=data.get("pepper") if data.get("pepper") in ("little", "big") else "",
+            game=number("game"),
+            for_hand=number("hand"),
         )
+
+    def in_game(self, number: int) -> Draft:
+        """This draft, made in game `number` when it does not say (the keeper's pages name their game in the
+        address)."""
+        return self if self.game else replace(self, game=number)
+
+    def of_hand(self, number: int) -> Draft:
+        """This draft for hand `number`: its choices are dropped if they were made for another hand (another phone
+        entered one since), so that one tap never stores a hand with a caller nobody chose for it."""
+        if self.for_hand and self.for_hand != number:
+            return Draft(dealer=self.dealer, game=self.game, for_hand=number)
+        return replace(self, for_hand=number)
+
+    def of_game(self, number: int) -> Draft:
+        """This draft in game `number`: as it is if it was made there, else a fresh one (the first dealer and the
+        caller are the new game's own, not what a page left open chose in the game before)."""
+        return self if self.game == number else Draft(game=number)
 
     def query(self, **changes) -> str:
         draft = replace(self, **changes)
         params = {
+            "game": draft.game or "",
+            "hand": draft.for_hand or "",
             "dealer": draft.dealer,
             "maker": draft.maker,
             "alone": "1" if draft.alone else "",
@@ -167,7 +195,7 @@ def _choices(shown: TableGame, draft: Draft) -> dict:
 
 def _kit_key(draft: Draft) -> str:
     """A draft as the offline kit names it: its query without the dealer (the phone keeps the dealer itself)."""
-    return replace(draft, dealer="").query()
+    return replace(draft, dealer="", game=0, for_hand=0).query()
 
 
 def offline_kit(shown: TableGame) -> dict:
@@ -256,7 +284,7 @@ def _context(shown: TableGame, draft: Draft, error: str = "", urls: dict[str, st
             (seat, name, draft.query(dealer=seat), seat == draft.dealer) for seat, name, _ in seat_buttons
         ],
         "maker_name": shown.seats.get(draft.maker, ""),
-        "change_url": Draft(dealer=draft.dealer).query(),
+        "change_url": Draft(dealer=draft.dealer, game=draft.game, for_hand=draft.for_hand).query(),
         "options": offered["options"],
         "bids": offered["bids"],
         "pepper_names": {pepper: rules.pepper_name(pepper, shown.rules) for pepper in ("little", "big")},
@@ -274,6 +302,7 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
     if request.method == "POST":
         round_.refresh_from_db()  # the action may have moved the game (the bell, the close)
     shown = table_game(round_, table)
+    draft = draft.of_game(round_.number).of_hand(shown.next_number)
     context = {**_context(shown, draft, error, urls), "finish_form": FinishForm(), **(extra or {})}
     if context.get("table_link"):  # a phone's page polls; every answer brings the poller from where it now stands
         stamp = table_stamp(round_.night_id, round_.pk, table)
@@ -306,6 +335,15 @@ def posted_number(request, name: str) -> int | None:
     return int(value) if value.isdecimal() and len(value) < 6 else 0
 
 
+SCORE = re.compile(r"\d{1,5}–\d{1,5}")
+
+
+def posted_seen(request) -> dict:
+    """The hands and score a Game over was confirmed at, as its form carries them (none when it does not say)."""
+    score = request.POST.get("score", "")
+    return {"seen_hands": posted_number(request, "hands"), "seen_score": score if SCORE.fullmatch(score) else ""}
+
+
 def posted_key(request) -> str:
     """The one-time key a phone's form carries ("" when it has none or it is not one)."""
     key = request.POST.get("key", "")
@@ -318,6 +356,8 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
     `drawn_for`: the game the page was drawn for, when the address does not say it (a table's link).
     """
     draft = Draft.from_query(request.POST)
+    if drawn_for is None:  # the keeper's page: its address names the game
+        draft = draft.in_game(round_.number)
     renege = request.POST.get("renege") if request.POST.get("renege") in rules.SIDES else None
     passed = request.POST.get("passed") == "1"  # the opponents passed: the hand was not played
     try:
@@ -337,12 +377,18 @@ def record_hand(request, round_: Round, table: int, *, role: str, urls=None, ext
     except ValueError:
         return answer(request, round_, table, draft, "Tap the number of tricks the makers took.", urls, extra)
     except ValidationError as error:
-        return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
-    return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra={**(extra or {}), "saved": True})
+        # Refused (the hand entered from another phone meanwhile, the game moved on): the choices go with it, so
+        # that the next tap is made for the hand now offered.
+        fresh = Draft(dealer=draft.dealer, game=draft.game)
+        return answer(request, round_, table, fresh, " ".join(error.messages), urls, extra)
+    after = Draft(dealer=draft.dealer, game=draft.game)
+    return answer(request, round_, table, after, urls=urls, extra={**(extra or {}), "saved": True})
 
 
 def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None, drawn_for=None):
     draft = Draft.from_query(request.POST)
+    if drawn_for is None:
+        draft = draft.in_game(round_.number)
     try:
         game.hand_undo(
             round_=round_,
@@ -354,7 +400,7 @@ def undo_hand(request, round_: Round, table: int, *, urls=None, extra=None, draw
         )
     except ValidationError as error:
         return answer(request, round_, table, draft, " ".join(error.messages), urls, extra)
-    return answer(request, round_, table, Draft(dealer=draft.dealer), urls=urls, extra=extra)
+    return answer(request, round_, table, Draft(dealer=draft.dealer, game=draft.game), urls=urls, extra=extra)
 
 
 def _round(night_id: int, number: int) -> Round:
@@ -366,7 +412,7 @@ def table_hands(request, night_id: int, number: int, table: int):
     round_ = _round(night_id, number)
     if not round_.seatings.filter(table=table).exists():
         return redirect(round_.night)
-    return answer(request, round_, table, Draft.from_query(request.GET))
+    return answer(request, round_, table, Draft.from_query(request.GET).in_game(round_.number))
 
 
 @keeper_required
@@ -386,7 +432,7 @@ def hand_undo(request, night_id: int, number: int, table: int):
 def table_finish(request, night_id: int, number: int, table: int):
     round_ = _round(night_id, number)
     try:
-        game.table_finish(round_=round_, table=table)
+        game.table_finish(round_=round_, table=table, **posted_seen(request))
     except ValidationError as error:
         return answer(request, round_, table, Draft(), " ".join(error.messages))
     return answer(request, round_, table, Draft())

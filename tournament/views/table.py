@@ -18,7 +18,7 @@ from tournament.models import Round, entry_name
 
 from .. import game, selectors
 from ..score_forms import ConfirmForm, FinishForm, TableScoreForm
-from .hands import SAVED, Draft, answer, posted_key, posted_number, record_hand, undo_hand
+from .hands import SAVED, Draft, answer, posted_key, posted_number, posted_seen, record_hand, undo_hand
 from .limits import count as _count
 
 TEMPLATE = "scoring/table_link.html"
@@ -272,9 +272,18 @@ def link_finish(request, token: str):
         codes = {"NS": form.data.get("ns_code", ""), "EW": form.data.get("ew_code", "")}
         try:
             game.table_finish(
-                round_=round_, table=link.table, codes=codes, drawn_for=_drawn_for(request), key=posted_key(request)
+                round_=round_,
+                table=link.table,
+                codes=codes,
+                drawn_for=_drawn_for(request),
+                key=posted_key(request),
+                **posted_seen(request),
             )
         except ValidationError as error:
+            if not any(name != "__all__" for name in getattr(error, "error_dict", {})):
+                # Refused for the game (the hands changed, the game is in): said above the panel, since the
+                # Game over form may no longer be offered; the codes are typed again.
+                return answer(request, round_, link.table, Draft(), " ".join(error.messages), _urls(link), extra)
             apply_errors(form, error)
         else:
             return answer(request, round_, link.table, Draft(), urls=_urls(link), extra=extra)
