@@ -50,6 +50,7 @@ COUNTED = """(least) => {
     return found !== null && Number(found[1]) >= least;
 }"""
 
+
 def test_the_room_display_says_reconnecting_and_catches_up_by_itself_when_the_server_is_back(tmp_path, browser):
     env = isolated_env(tmp_path, "headtable_restart")
     night, player = django_shell(env, SETUP).split()[-2:]
