@@ -65,13 +65,15 @@ def test_stored_extras_follow_every_writer_of_a_played_night(seed, scoring):
     result.refresh_from_db()
     assert result.extras == {} and not result.hands.exists()
     assert_stored_match(night)
-    Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
 
-    # A change of rules rescores every hand, and with them the extras (a loner bonus now shows on tallies).
+    # A change of rules rescores every hand, and with them the extras (a loner bonus now shows on tallies): made
+    # while the night still runs too, since a finished night's rules no longer change.
     numbers = {**night.rules, "loner_bonus": 3, "euchre": 1}
     night_rules_update(night=night, preset=scoring, numbers=numbers, confirm=True)
     night.refresh_from_db()
     assert_stored_match(night)
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
+    night.refresh_from_db()
 
     # A restored backup carries no extras in its file: they are worked out again on the way in.
     raw = backup.night_backup_bytes(night)

@@ -362,3 +362,21 @@ def test_the_money_page_of_a_night_that_is_over_offers_no_change_it_would_refuse
     assert offered(page) == []
     assert "The night is over: the money is as it was at the end; corrections go on the signed sheet." in page
     assert reverse("tournament:pot_add", args=[night.pk]) in page  # a side pot's line is still recorded
+
+
+def test_the_scoring_rules_of_a_night_that_is_over_are_refused_and_no_hand_is_rescored(organizer_client, over):
+    """New rules would rescore every hand of the night, and with them its standings and prizes: refused beside the
+    rules, and the hands, the sheets and the rules stay as they were (a trial of #34 found them rescored)."""
+    url = reverse("scoring:night_rules", args=[over.pk])
+    form = organizer_client.get(url).context["form"]
+    before = sheets(organizer_client, over)
+    points = sorted(Hand.objects.filter(result__round__night=over).values_list("pk", "ns_points", "ew_points"))
+    typed = {**{name: value for name, value in form.initial.items() if value is not None}}
+    typed.update({"scoring": "loner-bonus", "confirm": "on"})
+    typed = {name: ("on" if value is True else value) for name, value in typed.items() if value is not False}
+    shown = said(organizer_client.post(url, typed))
+    assert "The night is over: its scoring rules no longer change." in shown
+    over.refresh_from_db()
+    assert over.scoring != "loner-bonus"
+    assert sorted(Hand.objects.filter(result__round__night=over).values_list("pk", "ns_points", "ew_points")) == points
+    assert sheets(organizer_client, over) == before

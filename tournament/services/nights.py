@@ -383,6 +383,8 @@ def night_rules_update(*, night: Night, preset: str, numbers: Mapping[str, Any],
     game's winner changes.
     """
     night = Night.objects.select_for_update().get(pk=night.pk)
+    # Rescoring a finished night's hands would move its standings and prizes after they were printed and paid.
+    require_unfinished(night, "scoring", "its scoring rules no longer change")
     if preset not in PRESETS:
         raise ValidationError({"scoring": f"Unknown preset {preset!r}."})
     try:
