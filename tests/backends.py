@@ -64,9 +64,9 @@ LONG = {"e2e": 13, "venue": 15, "backend": 12, "postgres": 10, "slow": 6}
 # Seconds each of the longest tests took in a run of the first pass (rewrite it with `python3 tests/durations.py`
 # from a run's `--durations=0` output when the long tests change; a test missing from it is weighed by its marks).
 DURATIONS: dict[str, float] = json.loads((ROOT / "tests" / "durations.json").read_text(encoding="utf-8"))
-# Test processes that drive a browser: one with two processes, two with more (each browser test then shares its
-# process with nothing, and its pages' polls with one other browser at most).
-BROWSERS = 2
+# Test processes that drive a browser: one with two processes, up to three with more (one process is always left
+# to the other tests; each browser test shares its process with nothing, its pages' polls with two browsers at most).
+BROWSERS = 3
 
 
 def weight(item: pytest.Item) -> float:
