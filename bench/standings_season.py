@@ -99,10 +99,11 @@ def build_night(*, name: str, date: dt.date, players: list, games: int, rng: ran
 
 
 def roster(count: int, prefix: str) -> list:
-    from tournament.models import Player
+    from tournament.models import Player, sole_club_id
 
+    club = sole_club_id()
     return Player.objects.bulk_create(
-        [Player(name=f"{prefix} {n}", name_key=f"{prefix} {n}".casefold()) for n in range(1, count + 1)]
+        [Player(club_id=club, name=f"{prefix} {n}", name_key=f"{prefix} {n}".casefold()) for n in range(1, count + 1)]
     )
 
 

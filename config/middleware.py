@@ -6,8 +6,10 @@ import time
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.utils.cache import patch_vary_headers
+
+from tournament import selectors
 
 
 class LoadMiddleware:
@@ -75,6 +77,29 @@ class AdminOnTheLaptopMiddleware:
             body = "The admin opens only on the laptop itself (at http://127.0.0.1)."
             return HttpResponse(body, status=404, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
+
+
+class ClubMiddleware:
+    """Each club kept apart on one server: a page of a night or a season (a `night_id` or `season_id` in its
+    address) answers an account only if it is that account's club's: anything else is "not found", as a night
+    that is not there. One query, for those pages only. The public pages (/public/…, the links on cards and
+    tokens) are for anyone and are not checked; a visitor's request is left to the page's own login check."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        match = request.resolver_match
+        if match is None or match.route.startswith("public/") or not request.user.is_authenticated:
+            return None
+        if "night_id" in kwargs and not selectors.night_is_theirs(request.user, kwargs["night_id"]):
+            raise Http404("No such night here.")
+        if "season_id" in kwargs and not selectors.season_is_theirs(request.user, kwargs["season_id"]):
+            raise Http404("No such season here.")
+        return None
 
 
 class HtmxVaryMiddleware:

@@ -253,6 +253,8 @@ class Season(models.Model):
         AVERAGE = "average", "Average per night played"
         BEST = "best", "Best N nights"
 
+    # The club whose season it is (`club` below is the name printed on its pages, as the organizer typed it).
+    owner = models.ForeignKey("tournament.Club", on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=120)
     club = models.CharField(max_length=120, blank=True)
     notes = models.TextField(blank=True, help_text="Shown on the season's public page, e.g. the prizes.")

@@ -41,6 +41,55 @@ def results_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+class Club(models.Model):
+    """A club: its organizers and keepers, roster, seasons, nights, money and public pages, kept apart from every
+    other club's on a hosted server. The laptop at the venue is one club (made by the first night, user or
+    migration); a site operator adds more (`manage.py add_club`)."""
+
+    name = models.CharField(max_length=120)
+    # The club's short address on a hosted server: /c/<slug>/ (its public results).
+    slug = models.SlugField("short address", max_length=40, unique=True)
+    # On the hosted server: the SHA-256 of the key a venue publishes this club's nights with (blank: none yet).
+    publish_key_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # On the laptop: the club's site on the hosted server and the key to publish there with.
+    site_address = models.URLField("the club's site", blank=True)
+    site_key = models.CharField("publishing key", max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# The club the laptop is, when the first one is made without a name.
+FIRST_CLUB = {"name": "Our club", "slug": "club"}
+
+
+def sole_club_id() -> int:
+    """The club a night, a player or a season belongs to where the code that saves it named none: the only club there
+    is (the laptop at the venue; made on first need). With several clubs (a hosted server) each must be named, and
+    one that is not is refused rather than guessed."""
+    clubs = list(Club.objects.values_list("pk", flat=True)[:2])
+    if not clubs:
+        return Club.objects.get_or_create(slug=FIRST_CLUB["slug"], defaults={"name": FIRST_CLUB["name"]})[0].pk
+    if len(clubs) > 1:
+        raise ValidationError("This server holds several clubs: say which club this belongs to.")
+    return clubs[0]
+
+
+class Membership(models.Model):
+    """Which club an account works for: its organizers (staff accounts) and its score keepers. One club an
+    account; an account of no club (a site operator's) sees no club's nights."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+
+    def __str__(self) -> str:
+        return f"{self.user} of {self.club}"
+
+
 class Player(models.Model):
     """A person on the club's roster; kept across nights.
 
@@ -50,24 +99,29 @@ class Player(models.Model):
     sheets name them as ever.
     """
 
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=NAME_LENGTH)
     # A placeholder or volunteer who fills an empty seat; never in the standings.
     house = models.BooleanField(default=False)
     club_number = models.CharField("club or membership number", max_length=20, blank=True)
     category = models.CharField(max_length=40, blank=True, help_text="For prizes within a group, e.g. lady or man.")
     # The name folded for comparison, kept here because SQLite's lower() ignores letters like Ł and É.
-    name_key = models.CharField(max_length=NAME_LENGTH, unique=True, editable=False)
+    name_key = models.CharField(max_length=NAME_LENGTH, editable=False)
     results_token = models.CharField(max_length=64, unique=True, default=results_token, editable=False)
     unlisted = models.BooleanField("leave me off public lists", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name_key"]
+        # one roster a club: the same name may be a different person at another club
+        constraints = [models.UniqueConstraint(fields=["club", "name_key"], name="player_name_once_a_club")]
 
     def __str__(self) -> str:
         return self.name
 
     def save(self, *args, **kwargs):
+        if self.club_id is None:  # made without naming its club: the laptop's one club (`sole_club_id`)
+            self.club_id = sole_club_id()
         if not self.house:  # house players carry a key of their own night's, so names may repeat across nights
             self.name_key = self.key_for(self.name)
         super().save(*args, **kwargs)
@@ -139,6 +193,7 @@ class Night(models.Model):
     # Identifies the night across installations: a backup restored elsewhere keeps it, and a second restore of
     # the same night is refused.
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
     name = models.CharField(max_length=120)
     date = models.DateField(default=timezone.localdate)
     venue = models.CharField(max_length=120, blank=True)
@@ -292,6 +347,11 @@ class Night(models.Model):
     )
     paper = models.CharField("paper size", max_length=10, choices=Paper.choices, default=Paper.LETTER)
     seed = models.BigIntegerField(null=True, blank=True, help_text="Recorded when the opening seating is drawn.")
+    # The club's public results (its site's list of nights) show this night only when the organizer says so.
+    results_public = models.BooleanField("show on the club's public results", default=False)
+    # On the laptop: publish to the club's site after each game, and when it last went there whole.
+    publish_live = models.BooleanField("publish to the club's site after each game", default=False)
+    published_at = models.DateTimeField(null=True, blank=True, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -305,6 +365,11 @@ class Night(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def save(self, *args, **kwargs):
+        if self.club_id is None:  # made without naming its club: the laptop's one club (`sole_club_id`)
+            self.club_id = sole_club_id()
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tournament:night_detail", args=[self.pk])

@@ -14,7 +14,8 @@ from functools import wraps
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 
-from .models import Night
+from .models import Club, Night
+from .selectors import club_of
 
 
 def organizer_required(view):
@@ -45,3 +46,28 @@ def keeper_required(view):
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+class NoClub(PermissionDenied):
+    """An account of no club asked for a club's page (on a hosted server: a site operator's account)."""
+
+
+def request_club(request) -> Club:
+    """The club the signed-in account works for (the pages that list or make a club's nights and seasons); an
+    account of no club is refused with the reason. Every page of one night or season is checked against it by
+    config.middleware.ClubMiddleware."""
+    if not hasattr(request, "_club"):
+        request._club = club_of(request.user)
+    if request._club is None:
+        raise NoClub("This account works for no club here: ask the site's operator to add it to one.")
+    return request._club
+
+
+def organizer_of(request, club_id: int) -> bool:
+    """Whether the account is an organizer of this club (who sees, on a public page, the players who asked to be
+    left off public lists). An organizer of another club is anyone here."""
+    if not request.user.is_staff:
+        return False
+    if not hasattr(request, "_club"):
+        request._club = club_of(request.user)
+    return request._club is not None and request._club.pk == club_id

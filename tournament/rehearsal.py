@@ -44,6 +44,7 @@ def simulate(
     fill: str = "byes",
     prizes: str | None = None,
     prize_rules: str = "",
+    club=None,
 ) -> Night:
     """Play a night with random legal hands; a failure leaves nothing behind.
 
@@ -77,6 +78,7 @@ def simulate(
     if prize_rules:
         settings["prize_rules"] = prize_rules
     night = services.night_create(
+        club=club,
         name=name or f"Rehearsal: {players} players, seed {seed}",
         movement=movement,
         games=rounds,

@@ -29,10 +29,12 @@ from .models import (
     NIGHT_SETTINGS,
     Bye,
     Cause,
+    Club,
     CodeMiss,
     Draw,
     Entry,
     ImportPreview,
+    Membership,
     Night,
     PartnerWish,
     Payment,
@@ -400,12 +402,17 @@ def codecs() -> list[Codec]:
 ANY_MODEL = {"id": "the file names records by their place and by people's names, never by database ids"}
 NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
     Night: {
+        "club": "a night is restored into the club that restores it (on a hosted server, the organizer's)",
+        "results_public": "whether the club's public results list the night: the club's choice on its own site",
+        "publish_live": "the laptop's choice to publish after each game, not the night's record",
+        "published_at": "when this laptop last published the night: a restored night was never published from here",
         "created_by": "the night is the restoring organizer's, on the laptop it is restored on",
         "created_at": "when the night was made here: the restore's moment",
         "changed_at": "when the pages last changed, for their live polls: the restore's moment",
         "moved_at": "when the seats last moved, for the phones' live polls: the restore's moment",
     },
     Player: {
+        "club": "the roster it is on: the restoring club's",
         "name_key": "worked out from the name (a house player's from the night and their number)",
         "created_at": "when the player joined this roster: the restore's moment for one new here",
         "results_token": "the player's results link on this roster: one new here gets a link of its own",
@@ -432,6 +439,8 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
 }
 # Whole models a night's backup does not carry, and why.
 NOT_A_NIGHTS_RECORD: dict[type[models.Model], str] = {
+    Club: "a club holds nights; its name, address and keys are its own, on each server",
+    Membership: "which club an account works for, kept on each server apart",
     Season: "a season spans nights and is kept on its own; a restored night is added to one on the Seasons page",
     PrintJob: "a print job is a file being built; the restored night prints its sheets anew",
     ImportPreview: "a previewed CSV waiting an hour at most for its Import button",

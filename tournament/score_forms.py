@@ -291,3 +291,8 @@ class SeasonNightsForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+
+    def __init__(self, *args, club_id: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the season's club's nights only: another club's is no choice here
+        self.fields["nights"].queryset = Night.objects.filter(club_id=club_id).order_by("-date", "-id")

@@ -11,7 +11,7 @@ from django.db import transaction
 from scoring import names
 from scoring.models import Season
 
-from .models import Night
+from .models import Night, sole_club_id
 
 SEASON_FIELDS = ("name", "club", "notes", "method", "best_of")
 
@@ -25,7 +25,7 @@ def _season_save(season: Season) -> Season:
         raise ValidationError({"name": "Give the season a name, for example “Winter 2027”."})
     if season.method != Season.Method.BEST:
         season.best_of = None  # a number that counts for nothing would only confuse the next reader
-    season.full_clean(exclude=["created_by"])
+    season.full_clean(exclude=["created_by", "owner"])
     season.save()
     return season
 
@@ -39,9 +39,11 @@ def season_create(
     method: str = Season.Method.TOTAL,
     best_of: int | None = None,
     created_by=None,
+    owner_id: int | None = None,
 ) -> Season:
-    """A new season with no nights yet."""
+    """A new season with no nights yet, of the club `owner_id` (on the laptop: its one club)."""
     season = Season(name=name, club=club, notes=notes, method=method, best_of=best_of)
+    season.owner_id = owner_id or sole_club_id()
     season.created_by = created_by if getattr(created_by, "is_authenticated", False) else None
     return _season_save(season)
 
@@ -58,9 +60,10 @@ def season_update(*, season: Season, **changes: Any) -> Season:
     return _season_save(season)
 
 
-def _nights(night_ids: Sequence[int]) -> list[Night]:
+def _nights(season: Season, night_ids: Sequence[int]) -> list[Night]:
+    """The nights of these numbers, each of the season's own club (another club's night is no such night here)."""
     ids = list(dict.fromkeys(night_ids))
-    nights = list(Night.objects.filter(pk__in=ids))
+    nights = list(Night.objects.filter(pk__in=ids, club_id=season.owner_id))
     if len(nights) != len(ids):
         missing = sorted(set(ids) - {night.pk for night in nights})
         raise ValidationError({"nights": f"No such night: {', '.join(map(str, missing))}."})
@@ -71,7 +74,7 @@ def _nights(night_ids: Sequence[int]) -> list[Night]:
 def season_nights_add(*, season: Season, night_ids: Sequence[int]) -> Season:
     """Add nights to a season; a night already in it stays once."""
     season = Season.objects.select_for_update().get(pk=season.pk)
-    nights = _nights(night_ids)
+    nights = _nights(season, night_ids)
     if not nights:
         raise ValidationError({"nights": "Pick at least one night to add."})
     season.nights.add(*nights)
@@ -94,5 +97,5 @@ def season_nights_remove(*, season: Season, night_ids: Sequence[int]) -> Season:
 def season_nights_set(*, season: Season, night_ids: Sequence[int]) -> Season:
     """Make the season's nights exactly these (the organizer's ticked list)."""
     season = Season.objects.select_for_update().get(pk=season.pk)
-    season.nights.set(_nights(night_ids))
+    season.nights.set(_nights(season, night_ids))
     return season

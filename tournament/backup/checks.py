@@ -966,9 +966,9 @@ class Carries:
     taken_by: dict[int, PotLine] = dataclasses.field(default_factory=dict)
 
 
-def _taker(name: str) -> PotLine | None:
-    """The line here that names carry `name` as the one it took in, if any."""
-    return PotLine.objects.filter(carry_named=name).select_related("night").first()
+def _taker(name: str, club_id: int) -> PotLine | None:
+    """The line of the club's that names carry `name` as the one it took in, if any."""
+    return PotLine.objects.filter(carry_named=name, night__club_id=club_id).select_related("night").first()
 
 
 def check_carries(rows: Any, lines: list[PotLine], night: Night, version: int = schema.VERSION) -> Carries:
@@ -1008,7 +1008,7 @@ def check_carries(rows: Any, lines: list[PotLine], night: Night, version: int = 
         if name in claimed:
             raise fail(where, f"it takes in the carry {_of(claimed[name])} took in: a carry is taken in once.")
         claimed[name] = where
-        if (other := _taker(name)) is not None:
+        if (other := _taker(name, night.club_id)) is not None:
             raise fail(where, f"that carry was taken in already, by {other.night.name} ({other.night.date:%Y-%m-%d}).")
         carry = _carry_here(uid, number, where, line, night)
         plan.taken[index] = (name, carry)
@@ -1016,7 +1016,7 @@ def check_carries(rows: Any, lines: list[PotLine], night: Night, version: int = 
         if line.kind != PotLine.Kind.CARRIED:
             continue
         name = f"{night.uid}:{index + 1}"
-        taker = _taker(name) or _taker_by_words(line, night, set(plan.taken_by.values()))
+        taker = _taker(name, night.club_id) or _taker_by_words(line, night, set(plan.taken_by.values()))
         if taker is None:
             continue
         if (taker.pot, taker.cents) != (line.pot, line.cents):
@@ -1032,7 +1032,7 @@ def check_carries(rows: Any, lines: list[PotLine], night: Night, version: int = 
 def _carry_here(uid: str, number: int, where: str, line: PotLine, night: Night) -> PotLine | None:
     """The carry a line names, where its night is here (checked: a carry of the same pot and amount, from an
     earlier night, not taken in by another); None where that night is not here (yet)."""
-    earlier = Night.objects.filter(uid=uid).first()
+    earlier = Night.objects.filter(uid=uid, club_id=night.club_id).first()  # another club's nights are not here
     if earlier is None:
         return None
     carries = list(PotLine.objects.filter(night=earlier).order_by("at", "id"))
@@ -1062,6 +1062,7 @@ def _carry_by_words(name: str, date: str, line: PotLine, night: Night, claimed: 
     except ValueError:
         return None
     for carry in PotLine.objects.filter(
+        night__club_id=night.club_id,
         night__name=name,
         night__date=day,
         night__date__lte=night.date,
@@ -1071,7 +1072,7 @@ def _carry_by_words(name: str, date: str, line: PotLine, night: Night, claimed: 
         taken_in_by__isnull=True,
     ).order_by("at", "id"):
         named = carry.carry_name()
-        if named not in claimed and _taker(named) is None:
+        if named not in claimed and _taker(named, night.club_id) is None:
             return carry
     return None
 
@@ -1083,6 +1084,7 @@ def _taker_by_words(line: PotLine, night: Night, taken: set[PotLine]) -> PotLine
         (
             taker
             for taker in PotLine.objects.filter(
+                night__club_id=night.club_id,
                 kind=PotLine.Kind.IN,
                 reason=_carried_words(night),
                 pot=line.pot,
@@ -1127,7 +1129,7 @@ def _check_draws(rows: Any, night: Night, came: Iterable[int], cards: Iterable[i
     _once(numbers, "The draw number")
 
 
-def check_not_here(data: dict[str, Any]) -> None:
+def check_not_here(data: dict[str, Any], club_id: int) -> None:
     """Refuse a copy of a night already on this laptop under another uid (edited, or a night copied by hand): its
     score entries, table links or sign-ups are already here, and each of those is one of a kind on the laptop."""
     entries = [
@@ -1146,6 +1148,9 @@ def check_not_here(data: dict[str, Any]) -> None:
                 break
         if night is not None:
             break
+    if night is not None and night.club_id != club_id:
+        # another club's night on this server: said without naming it (its name is that club's business)
+        raise refuse(f"This backup's night is on this server already, as another club's. {NOTHING}")
     if night is not None:
         raise refuse(
             f"This backup's night is already here: “{night.name}” of {night.date:%Y-%m-%d} has its score entries,"

@@ -15,7 +15,7 @@ from scoring.models import Hand, TableResult
 from scoring.services import result_extras_refresh
 
 from .. import selectors
-from ..models import Entry, Night, PartnerWish, Player, PotLine, fresh_code
+from ..models import Club, Entry, Membership, Night, PartnerWish, Player, PotLine, fresh_code, sole_club_id
 from ..schema import HANDS, NIGHT, PARTNER_WISHES, PARTS, PLAYERS, POT_LINES, RESULTS, Codec, Made, auto_times, decode
 from ..selectors.tie_draws import tie_draw_fault
 from . import checks
@@ -35,21 +35,27 @@ def _usernames(codec: Codec, rows: Sequence[Any]) -> Iterator[str]:
                 yield from _usernames(child, row.get(child.key, []))
 
 
-def _accounts(data: dict[str, Any]) -> dict[str, Any]:
-    """Every account the file names: the one here of that name, or one made without a password (so it cannot log
-    in), kept for the history that names it."""
+def _accounts(data: dict[str, Any], club_id: int) -> dict[str, Any]:
+    """Every account the file names: the club's one of that name, or one made for the club without a password (so
+    it cannot log in), kept for the history that names it. A name that is another club's account on this server is
+    never lent across: its records keep no account (None) and it keeps no night."""
     users = get_user_model()
     wanted = list(
         dict.fromkeys([*data["night"]["keepers"], *(n for c in PARTS for n in _usernames(c, _rows(data, c)))])
     )
-    here = {user.get_username(): user for user in users.objects.filter(**{f"{users.USERNAME_FIELD}__in": wanted})}
+    found = users.objects.filter(**{f"{users.USERNAME_FIELD}__in": wanted}).select_related("membership")
+    here: dict[str, Any] = {}
+    for user in found:
+        membership = getattr(user, "membership", None)
+        here[user.get_username()] = user if membership is not None and membership.club_id == club_id else None
     new = []
     for name in wanted:
         if name not in here:
             here[name] = users(**{users.USERNAME_FIELD: name})
             here[name].set_unusable_password()
             new.append(here[name])
-    users.objects.bulk_create(new)
+    users.objects.bulk_create(new)  # (no signal: each new account is made the club's here)
+    Membership.objects.bulk_create([Membership(user=user, club_id=club_id) for user in new])
     return here
 
 
@@ -62,7 +68,8 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
     # Cards and codes travel with the night; a backup from before they did gets new ones, in its order.
     next_card = max((row["card"] for row in rows if row.get("card")), default=0)
     codes = {row["code"] for row in rows if row.get("code")}
-    here = {p.name_key: p for p in Player.objects.filter(name_key__in=[row["key"] for row in rows if not row["house"]])}
+    keys = [row["key"] for row in rows if not row["house"]]
+    here = {p.name_key: p for p in Player.objects.filter(club=night.club_id, name_key__in=keys)}
     new: list[Player] = []
     pairs: Pairs = []
     for row in rows:
@@ -74,11 +81,18 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
             codes.add(row["code"])
         key, name = row["key"], row["name"]
         if row["house"]:
-            player = Player(name=name, house=True, name_key=f"house:{night.pk}:{int(key.split(':')[1])}")
+            player = Player(
+                club_id=night.club_id, name=name, house=True, name_key=f"house:{night.pk}:{int(key.split(':')[1])}"
+            )
         elif key in here:
             player = here[key]
         else:
-            player = Player(name=name, club_number=row.get("club_number", ""), category=row.get("category", ""))
+            player = Player(
+                club_id=night.club_id,
+                name=name,
+                club_number=row.get("club_number", ""),
+                category=row.get("category", ""),
+            )
             player.name_key = Player.key_for(name)
         if player.pk is None:
             new.append(player)
@@ -149,22 +163,27 @@ def _fill(codec: Codec, groups: list[tuple[Any, Sequence[Any]]], made: Made, tar
 
 
 @transaction.atomic
-def night_restore(*, raw: bytes, by=None) -> Night:
-    """Restore a night from its backup file into this installation. All or nothing: every field is checked before
-    anything is written."""
+def night_restore(*, raw: bytes, by=None, club: Club | None = None) -> Night:
+    """Restore a night from its backup file into this installation, as `club`'s (on the laptop: its one club). All
+    or nothing: every field is checked before anything is written."""
     data = checks.parse(raw)
     checked, lines = checks.check(data)
+    checked.club_id = club.pk if club is not None else sole_club_id()
     info = data["night"]
     if (existing := Night.objects.filter(uid=info["uid"]).first()) is not None:
+        if existing.club_id != checked.club_id:  # another club's: not named
+            raise refuse(f"This backup's night is on this server already, as another club's. {NOTHING}")
         raise refuse(f"This night is already here: “{existing.name}” of {existing.date:%Y-%m-%d}. Nothing restored.")
-    checks.check_not_here(data)
+    checks.check_not_here(data, checked.club_id)
     carries = checks.check_carries(data.get("pot_lines", []), lines, checked, data["version"])
     try:
-        made = Made(accounts=_accounts(data))
+        made = Made(accounts=_accounts(data, checked.club_id))
         night = Night.objects.create(
-            created_by=by if getattr(by, "is_authenticated", False) else None, **decode(NIGHT, info, made)
+            club_id=checked.club_id,
+            created_by=by if getattr(by, "is_authenticated", False) else None,
+            **decode(NIGHT, info, made),
         )
-        night.keepers.set([made.accounts[name] for name in info["keepers"]])
+        night.keepers.set([made.accounts[name] for name in info["keepers"] if made.accounts[name] is not None])
         kept = {PLAYERS.key: _players(night, data["players"], made)}
         before = _before(rules.Ruleset.from_dict(night.rules), made, carries, data)
         for codec in PARTS:

@@ -5,6 +5,7 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
+from .clubs import club_of, night_is_theirs, season_is_theirs
 from .draws import DrawView, draw_on_display, night_draws
 from .money import (
     DoorMoney,
@@ -163,6 +164,7 @@ __all__ = [
     "card_lines",
     "card_numbers",
     "clock",
+    "club_of",
     "current_round",
     "desk_rows",
     "door_money",
@@ -179,6 +181,7 @@ __all__ = [
     "night_draws",
     "night_entries",
     "night_for_mail",
+    "night_is_theirs",
     "night_pots",
     "night_prizes",
     "night_record",
@@ -205,6 +208,7 @@ __all__ = [
     "roster_not_in",
     "round_byes",
     "round_view",
+    "season_is_theirs",
     "season_player",
     "season_standings",
     "season_totals",

@@ -75,9 +75,11 @@ class SeatFinder:
 
 
 def nights_for(user) -> QuerySet[Night]:
-    """Every night for an organizer; the nights a score keeper keeps for anyone else."""
+    """Every night of the organizer's club; the nights a score keeper keeps, for anyone else (an account of no club:
+    none)."""
     here = Q(entries__checked_in=True, entries__active=True, entries__player__house=False)
-    nights = Night.objects.all() if user.is_staff else Night.objects.filter(keepers=user)
+    nights = Night.objects.filter(club__members__user=user)
+    nights = nights if user.is_staff else nights.filter(keepers=user)
     latest = Round.objects.filter(night=OuterRef("pk")).order_by("-number")
     return nights.annotate(
         players=Count("entries", filter=here, distinct=True),
@@ -127,7 +129,7 @@ def night_deletion(night: Night) -> NightDeletion:
 
 
 def roster_not_in(night: Night) -> QuerySet[Player]:
-    return Player.objects.filter(house=False).exclude(entries__night=night).order_by("name")
+    return Player.objects.filter(club=night.club_id, house=False).exclude(entries__night=night).order_by("name")
 
 
 def current_round(night: Night) -> Round | None:

@@ -27,12 +27,15 @@ from ..models import (
     NIGHT_SETTINGS,
     WINNERS_STAY_PRIZES,
     WINNERS_STAY_TARGET,
+    Club,
     Entry,
+    Membership,
     Night,
     Payment,
     Round,
     Seating,
     prizes_refusal,
+    sole_club_id,
 )
 
 
@@ -125,18 +128,23 @@ def night_create(
     price: int | None = None,
     currency: str | None = None,
     prizes_confirmed: bool = False,
+    club: Club | None = None,
     **settings: Any,
 ) -> Night:
     """A new night from the organizer's settings (any of `NIGHT_SETTINGS`; the rest keep the model's defaults), its
     entry price in cents and currency. `prizes` names the prizes with their money, the one way
     (`tournament.engine.money.parse_prizes`).
 
-    The night starts with its own copy of the chosen preset's rules.
+    The night starts with its own copy of the chosen preset's rules. It is `club`'s (on the laptop: its one club).
     """
     unknown = sorted(set(settings) - set(NIGHT_SETTINGS))
     if unknown:
         raise TypeError(f"A night has no setting {unknown[0]!r}.")
-    night = Night(**{name: value for name, value in settings.items() if name != "prizes"}, created_by=created_by)
+    night = Night(
+        **{name: value for name, value in settings.items() if name != "prizes"},
+        club_id=club.pk if club is not None else sole_club_id(),
+        created_by=created_by,
+    )
     _price_set(night, price, currency)
     if "prizes" in settings:
         _prizes_set(night, settings["prizes"])
@@ -312,6 +320,10 @@ def keeper_add(*, night: Night, username: str, password: str = "") -> User:
         except ValidationError as error:
             raise ValidationError({"username": error.messages}) from error
         user.save()
+        Membership.objects.get_or_create(user=user, defaults={"club_id": night.club_id})  # the night's club's
+    elif not Membership.objects.filter(user=user, club=night.club_id).exists():
+        # an account of another club (names are one list on a server): never lent across clubs
+        raise ValidationError({"username": f"The name {username} is taken: choose another for this keeper."})
     elif user.is_staff:
         raise ValidationError({"username": f"{user.username} is an organizer and can already keep score."})
     night.keepers.add(user)

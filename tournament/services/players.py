@@ -80,9 +80,11 @@ def players_register(
     room_for(len(registered), len(lines), "names")
     cleaned = [name for _, name in lines]
     keys = [Player.key_for(name) for name in cleaned]
-    known = {player.name_key: player for player in Player.objects.filter(name_key__in=keys)}
+    known = {player.name_key: player for player in Player.objects.filter(club=night.club_id, name_key__in=keys)}
     offset = bye_floor(night)
-    players = [known.get(Player.key_for(name)) or Player.objects.create(name=name) for name in cleaned]
+    players = [
+        known.get(Player.key_for(name)) or Player.objects.create(club_id=night.club_id, name=name) for name in cleaned
+    ]
     entries = Entry.objects.enter(
         night, players, checked_in=checked_in, bye_offset=offset, price_kind=arrival_price_kind(night)
     )
@@ -102,7 +104,7 @@ def arrival_price_kind(night: Night) -> str:
 def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[Entry]:
     night = lock_night(night)
     require_open(night, "players")
-    players = list(Player.objects.filter(pk__in=player_ids, house=False))
+    players = list(Player.objects.filter(pk__in=player_ids, house=False, club=night.club_id))
     if not players:
         raise ValidationError({"players": "Pick at least one player from the roster."})
     already = [e.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
@@ -258,7 +260,9 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
             {"name": f"{here.name} is already on tonight's list: a substitute is someone new to the night."}
         )
     room_for(Entry.objects.filter(night=night).count(), 1, "name")
-    player = Player.objects.filter(name_key=key).first() or Player.objects.create(name=name)
+    player = Player.objects.filter(club=night.club_id, name_key=key).first() or Player.objects.create(
+        club_id=night.club_id, name=name
+    )
     byes = Bye.objects.filter(round__night=night, player=entry.player).count() + entry.bye_offset
     number = entry.number
     entry.active = False
@@ -363,9 +367,9 @@ def import_preview(night: Night, lines: Sequence) -> list[dict]:
     """Each line of an import as the organizer sees it before importing: new, on the roster, or refused."""
     registered = set(Entry.objects.filter(night=night).values_list("player__name_key", flat=True))
     known = set(
-        Player.objects.filter(name_key__in=[Player.key_for(line.name) for line in lines]).values_list(
-            "name_key", flat=True
-        )
+        Player.objects.filter(
+            club=night.club_id, name_key__in=[Player.key_for(line.name) for line in lines]
+        ).values_list("name_key", flat=True)
     )
     rows = []
     for line in lines:

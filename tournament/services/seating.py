@@ -42,7 +42,9 @@ def _present(night: Night) -> tuple[set[int], set[int]]:
     needed = _house_needed(night, len(real))
     while len(house_entries) < needed:
         number = len(house_entries) + 1
-        player = Player.objects.create(name=f"House player {number}", house=True, name_key=f"house:{night.pk}:{number}")
+        player = Player.objects.create(
+            club_id=night.club_id, name=f"House player {number}", house=True, name_key=f"house:{night.pk}:{number}"
+        )
         house_entries.extend(Entry.objects.enter(night, [player]))
     for index, entry in enumerate(house_entries):
         active = index < needed

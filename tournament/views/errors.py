@@ -7,6 +7,8 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from django.template.response import TemplateResponse
 
+from ..permissions import NoClub
+
 # Our own Http404s are sentences for the person holding the phone; Django's own say which model was not found.
 TECHNICAL = ("matches the given query", "Resolver404", "Http404")
 
@@ -21,7 +23,8 @@ def not_found(request, exception: Exception):
 def forbidden(request, exception: Exception):
     user = request.user
     nights = list(user.kept_nights.all()) if user.is_authenticated else []
-    return TemplateResponse(request, "403.html", {"kept_nights": nights}, status=403)
+    no_club = str(exception) if isinstance(exception, NoClub) else ""
+    return TemplateResponse(request, "403.html", {"kept_nights": nights, "no_club": no_club}, status=403)
 
 
 def bad_request(request, exception: Exception):

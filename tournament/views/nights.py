@@ -17,7 +17,7 @@ from .. import backup, charts, game, selectors, services
 from ..addresses import phone_address
 from ..forms import KeeperForm, NightDeleteForm, NightForm, RestoreForm, apply_errors
 from ..models import Night
-from ..permissions import organizer_required
+from ..permissions import organizer_required, request_club
 from .context import night_context
 
 
@@ -29,10 +29,11 @@ def night_list(request):
 
 @organizer_required
 def night_create(request):
+    club = request_club(request)
     form = NightForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            night = services.night_create(**form.cleaned_data, created_by=request.user)
+            night = services.night_create(**form.cleaned_data, created_by=request.user, club=club)
         except ValidationError as error:
             apply_errors(form, error)
         else:
@@ -142,10 +143,12 @@ def keeper_remove(request, night_id: int, user_id: int):
 @organizer_required
 def night_restore(request):
     """Restore a night from a backup file: refused whole with the reason, or restored whole."""
+    club = request_club(request)
     form = RestoreForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            night = backup.night_restore(raw=form.cleaned_data["file"].read(), by=request.user)
+            raw = form.cleaned_data["file"].read()
+            night = backup.night_restore(raw=raw, by=request.user, club=club)
         except ValidationError as error:
             apply_errors(form, error)
         else:

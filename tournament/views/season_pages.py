@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from scoring.models import Season
 from tournament import seasons as services
 from tournament.forms import apply_errors
-from tournament.permissions import organizer_required
+from tournament.permissions import organizer_of, organizer_required, request_club
 
 from .. import selectors
 from ..score_forms import SeasonForm, SeasonNightsForm
@@ -19,16 +19,18 @@ from ..score_forms import SeasonForm, SeasonNightsForm
 
 @organizer_required
 def season_list(request):
-    seasons = Season.objects.order_by("-created_at", "-id").prefetch_related("nights")
+    seasons = Season.objects.filter(owner=request_club(request)).order_by("-created_at", "-id")
+    seasons = seasons.prefetch_related("nights")
     return TemplateResponse(request, "scoring/season_list.html", {"seasons": seasons})
 
 
 @organizer_required
 def season_create(request):
+    club = request_club(request)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.season_create(**form.cleaned_data, created_by=request.user)
+            season = services.season_create(**form.cleaned_data, created_by=request.user, owner_id=club.pk)
         except ValidationError as error:
             apply_errors(form, error)
         else:
@@ -51,7 +53,9 @@ def _edit_page(request, season: Season, form: SeasonForm, nights_form: SeasonNig
 def season_edit(request, season_id: int):
     """The organizer's page of a season: its settings, its nights, and the table as it stands."""
     season = get_object_or_404(Season, pk=season_id)
-    nights_form = SeasonNightsForm(initial={"nights": list(season.nights.values_list("pk", flat=True))})
+    nights_form = SeasonNightsForm(
+        initial={"nights": list(season.nights.values_list("pk", flat=True))}, club_id=season.owner_id
+    )
     if request.method != "POST":
         return _edit_page(request, season, SeasonForm(instance=season), nights_form)
     form = SeasonForm(request.POST, instance=Season.objects.get(pk=season.pk))
@@ -69,7 +73,7 @@ def season_edit(request, season_id: int):
 @require_POST
 def season_nights(request, season_id: int):
     season = get_object_or_404(Season, pk=season_id)
-    nights_form = SeasonNightsForm(request.POST)
+    nights_form = SeasonNightsForm(request.POST, club_id=season.owner_id)
     if nights_form.is_valid():
         try:
             services.season_nights_set(
@@ -96,6 +100,6 @@ def season_player(request, season_id: int, player_id: int):
     player = selectors.season_player(season, player_id)
     if player is None:
         raise Http404("That player has not played a night of this season.")
-    if not request.user.is_staff and selectors.unlisted_players([player_id]):
+    if not organizer_of(request, season.owner_id) and selectors.unlisted_players([player_id]):
         raise Http404("That player has not played a night of this season.")  # they asked to be off public lists
     return TemplateResponse(request, "scoring/season_player.html", {"season": season, "player": player})

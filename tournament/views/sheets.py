@@ -12,7 +12,7 @@ from django.utils.text import slugify
 from .. import backup
 from ..addresses import phone_address
 from ..models import Night, PrintJob
-from ..permissions import organizer_required
+from ..permissions import organizer_of, organizer_required
 from ..sheets import printing
 from ..sheets.printing import Audience
 
@@ -36,7 +36,8 @@ def _serve(request, key: str, *, night_id: int | None = None, season_id: int | N
     subject = get_object_or_404(sheet.subject, pk=season_id if sheet.subject is not Night else night_id)
     options = sheet.query(request.GET)
     if sheet.hides_unlisted:
-        options["public"] = not request.user.is_staff
+        club_id = subject.owner_id if sheet.subject is not Night else subject.club_id
+        options["public"] = not organizer_of(request, club_id)
     if sheet.kind == printing.PDF:
         options["link_url"] = _link_url(request)
         options["phone_url"] = phone_address(request).of

@@ -7,17 +7,19 @@ import tempfile
 from pathlib import Path
 
 from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import IntegrityError, transaction
 
-from tournament.models import Night
+from tournament.models import Club, Night, Player, sole_club_id
 
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "demo_night.json"
 
 
-def renumbered(rows: list[dict]) -> list[dict]:
-    """The fixture's rows with ids that follow each table's own, and every reference between them following.
+def renumbered(rows: list[dict], club_id: int) -> list[dict]:
+    """The fixture's rows with ids that follow each table's own, and every reference between them following; its
+    night and players are club `club_id`'s.
 
     The file numbers its rows from 900001, out of the way of anyone's; loaded as they are, the club's next night
     would be number 900002 (long public addresses). Renumbered, the demo is simply the club's next rows.
@@ -43,6 +45,8 @@ def renumbered(rows: list[dict]) -> list[dict]:
                 fields[field.name] = [fresh.get((target, pk), pk) for pk in fields[field.name]]
             elif field.many_to_one or field.one_to_one:
                 fields[field.name] = fresh.get((target, fields[field.name]), fields[field.name])
+        if model in (Night, Player):
+            fields["club"] = club_id
         out.append({**row, "pk": fresh[model._meta.label_lower, row["pk"]], "fields": fields})
     return out
 
@@ -50,14 +54,24 @@ def renumbered(rows: list[dict]) -> list[dict]:
 class Command(BaseCommand):
     help = "Load the demo night, unless it is already there. Never touches other nights."
 
+    def add_arguments(self, parser):
+        parser.add_argument("--club", default="", help="The club's short address (on a server of several clubs).")
+
     def handle(self, *args, **options):
+        club = Club.objects.filter(slug=options["club"]).first() if options["club"] else None
+        if options["club"] and club is None:
+            raise CommandError(f"No club has the short address {options['club']!r}.")
+        try:
+            club_id = club.pk if club else sole_club_id()
+        except ValidationError as error:
+            raise CommandError("This server holds several clubs: say which with --club.") from error
         rows = json.loads(FIXTURE.read_text(encoding="utf-8"))
         uid = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night")
         if Night.objects.filter(uid=uid).exists():
             raise CommandError("The demo night is already loaded; delete it in the admin first to load it afresh.")
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "demo_night.json"
-            path.write_text(json.dumps(renumbered(rows), ensure_ascii=False), encoding="utf-8")
+            path.write_text(json.dumps(renumbered(rows, club_id), ensure_ascii=False), encoding="utf-8")
             try:
                 with transaction.atomic():
                     call_command("loaddata", str(path), verbosity=0)
