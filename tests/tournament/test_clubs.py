@@ -279,6 +279,26 @@ def test_the_public_pages_give_club_a_s_organizer_no_more_than_a_visitor(client,
     assert season_page.status_code == 200
 
 
+def test_a_public_address_mixing_club_a_s_link_with_club_b_s_records_shows_nothing_of_b(client, world):
+    """A's night, A's player's results link, A's sign-up beside B's player, night or season: nothing of B's."""
+    a, b = world["a"], world["b"]
+    own = {
+        "night_id": a["night"].pk,
+        "token": a["entry"].player.results_token,
+        "key": a["signup"].key,
+        "season_id": a["season"].pk,
+    }
+    public = [route for route in ROUTES if route[1].startswith(PUBLIC)]
+    for name, _route, params, defaults in public:
+        for keep in own:  # each of A's own in turn, B's records in the rest
+            if keep not in params:
+                continue
+            url = reverse(name, kwargs=_arguments(params, defaults, {keep: own[keep]}, b))
+            response = client.get(url)
+            assert response.status_code != 500
+            assert _shows_b(response) == [], f"{url} shows club B's {_shows_b(response)}"
+
+
 def _text(response) -> str:
     body = b"".join(response.streaming_content) if response.streaming else response.content
     return body.decode("utf-8", "replace")
