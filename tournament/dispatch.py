@@ -17,6 +17,7 @@ TICK = "tournament.tasks.tick"
 BUILD_PRINT_JOB = "tournament.tasks.build_print_job"
 REVIVE_PRINT_JOBS = "tournament.tasks.revive_print_jobs"
 MAIL_RESULTS = "tournament.tasks.mail_results"
+PUBLISH_NIGHT = "tournament.tasks.publish_night"
 
 
 def _task(name: str):

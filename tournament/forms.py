@@ -471,6 +471,24 @@ class KeeperForm(forms.Form):
     )
 
 
+class ClubSiteForm(forms.Form):
+    """The club's site on the hosted server and its publishing key, typed once on the laptop."""
+
+    address = forms.CharField(
+        label="The club's site",
+        required=False,
+        max_length=200,
+        help_text="As its operator gave it, e.g. https://euchre.example.org/c/our-club/ (empty: no site).",
+    )
+    key = forms.CharField(
+        label="Publishing key",
+        required=False,
+        max_length=200,
+        widget=forms.PasswordInput(render_value=False),
+        help_text="Typed once; kept on this laptop, never shown again. Empty: keep the key kept.",
+    )
+
+
 class RestoreForm(forms.Form):
     file = forms.FileField(
         label="The night's backup file (.json)", error_messages={"required": "Choose the backup file to restore."}

@@ -190,6 +190,7 @@ def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
     ring(round_, reason=reason, by=by, words=f"closed by {reason.words()}")  # closed before its bell: it rings now
     round_.closed_at = timezone.now()
     _move(round_, Action.CLOSE, reason, by=by, fields=("closed_at",))
+    services.publish_after_game(night.pk)  # a night published after each game: queued, sent once committed
     if round_.number >= night.games:
         Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
         return None
@@ -526,6 +527,7 @@ def _finish(night: Night, last: Round) -> Night:
     night.status = Night.Status.FINISHED
     night.save(update_fields=["games", "hold_next", "status"])
     Night.touch(night.pk, moved=True)
+    services.publish_after_game(night.pk)  # ended early: the finished night goes to the site too
     return night
 
 

@@ -352,6 +352,10 @@ class Night(models.Model):
     # On the laptop: publish to the club's site after each game, and when it last went there whole.
     publish_live = models.BooleanField("publish to the club's site after each game", default=False)
     published_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When "Publish to the club's site" (or a game's close, with publish_live) last queued it, and the last words
+    # of a try that did not land (the site's refusal, or why it was not reached: tried again then).
+    publish_asked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    publish_note = models.CharField(max_length=300, blank=True, default="", editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -6,7 +6,7 @@ For `manage.py simulate_night`, the tests and the benchmarks.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -45,6 +45,7 @@ def simulate(
     prizes: str | None = None,
     prize_rules: str = "",
     club=None,
+    after_game: Callable[[Night, int], None] | None = None,
 ) -> Night:
     """Play a night with random legal hands; a failure leaves nothing behind.
 
@@ -66,6 +67,8 @@ def simulate(
 
     `prizes` (with their money, as the night's form names them) and `prize_rules` are the night's from the start: a
     night that is over changes neither (`services.nights.require_unfinished`).
+
+    `after_game(night, number)` is called after each game closes (a test publishing the night mid-way).
     """
     rng = random.Random(seed)
     settings: dict = {}
@@ -136,7 +139,10 @@ def simulate(
             round_.refresh_from_db()
         for table, three_hands in threes.items():
             _enter_three(round_, table, three_hands)
+        number = round_.number
         round_ = _close(round_, end)
+        if after_game is not None:
+            after_game(Night.objects.get(pk=night.pk), number)
     night.refresh_from_db()
     return night
 

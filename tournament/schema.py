@@ -406,6 +406,8 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
         "results_public": "whether the club's public results list the night: the club's choice on its own site",
         "publish_live": "the laptop's choice to publish after each game, not the night's record",
         "published_at": "when this laptop last published the night: a restored night was never published from here",
+        "publish_asked_at": "when this laptop last queued the night for its club's site: the laptop's, not the night's",
+        "publish_note": "why this laptop's last try to publish did not land: the laptop's, not the night's",
         "created_by": "the night is the restoring organizer's, on the laptop it is restored on",
         "created_at": "when the night was made here: the restore's moment",
         "changed_at": "when the pages last changed, for their live polls: the restore's moment",

@@ -13,7 +13,7 @@ from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from . import dispatch, game, selectors, services
+from . import backup, dispatch, game, selectors, services
 from .sheets import printing
 
 
@@ -81,3 +81,13 @@ def mail_results(self, night_id: int, base_url: str) -> int:
     if failed:
         raise self.retry()
     return sent
+
+
+@shared_task(name=dispatch.PUBLISH_NIGHT, bind=True, acks_late=True, max_retries=None)
+def publish_night(self, night_id: int) -> str:
+    """Send the night as it is now to the club's site; tried again, later and later, until the site answers (a
+    refusal is an answer: the night page shows it)."""
+    tried = backup.night_publish_send(night_id=night_id, tries=self.request.retries)
+    if tried.again:
+        raise self.retry(countdown=backup.retry_after(self.request.retries))
+    return tried.words

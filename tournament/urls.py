@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import chart, money, nights, player_results, players, public, rounds, sheets, signups, wishes
+from .views import chart, money, nights, player_results, players, public, publish, rounds, sheets, signups, wishes
 
 app_name = "tournament"
 
@@ -59,6 +59,11 @@ urlpatterns = [
         player_results.entry_unlisted,
         name="entry_unlisted",
     ),
+    # A venue's laptop publishing a night to its club's site (the club's key, no session): JSON in and out.
+    path("c/<slug:slug>/publish/", publish.club_publish, name="club_publish"),
+    path("club/site/", publish.club_site, name="club_site"),
+    path("nights/<number:night_id>/publish/", publish.night_publish, name="night_publish"),
+    path("nights/<number:night_id>/publish/live/", publish.night_publish_live, name="night_publish_live"),
     path("", nights.night_list, name="night_list"),
     path("nights/new/", nights.night_create, name="night_create"),
     path("nights/restore/", nights.night_restore, name="night_restore"),

@@ -18,7 +18,9 @@ from ..models import MAX_PLAYERS
 from ..schema import FORMAT, READS, VERSION, legacy_reason
 from .export import canonical as _canonical
 from .export import night_backup_bytes, night_export
+from .publish import MADE, REPLACED, UNCHANGED, Finished, Published, night_publish
 from .restore import night_restore
+from .send import night_publish_send, retry_after
 
 # A night's file is a few megabytes at most (600 players, 12 games of 8 hands entered hand by hand: about 6 MB); a
 # file far larger is not a backup, and is refused before it is read into memory as JSON. A file of more players
@@ -27,14 +29,22 @@ MAX_BYTES = 64 * 1024 * 1024
 
 __all__ = [
     "FORMAT",
+    "MADE",
     "MAX_BYTES",
     "MAX_PLAYERS",
     "READS",
+    "REPLACED",
+    "UNCHANGED",
     "VERSION",
+    "Finished",
+    "Published",
     "_canonical",
     "legacy_reason",
     "night_backup_bytes",
     "night_export",
+    "night_publish",
+    "night_publish_send",
     "night_restore",
+    "retry_after",
     "schema",
 ]

@@ -163,9 +163,10 @@ def _fill(codec: Codec, groups: list[tuple[Any, Sequence[Any]]], made: Made, tar
 
 
 @transaction.atomic
-def night_restore(*, raw: bytes, by=None, club: Club | None = None) -> Night:
+def night_restore(*, raw: bytes, by=None, club: Club | None = None, pk: int | None = None) -> Night:
     """Restore a night from its backup file into this installation, as `club`'s (on the laptop: its one club). All
-    or nothing: every field is checked before anything is written."""
+    or nothing: every field is checked before anything is written. `pk`: the id of the copy it replaces (a night
+    published again keeps its address on the club's site)."""
     data = checks.parse(raw)
     checked, lines = checks.check(data)
     checked.club_id = club.pk if club is not None else sole_club_id()
@@ -179,6 +180,7 @@ def night_restore(*, raw: bytes, by=None, club: Club | None = None) -> Night:
     try:
         made = Made(accounts=_accounts(data, checked.club_id))
         night = Night.objects.create(
+            pk=pk,
             club_id=checked.club_id,
             created_by=by if getattr(by, "is_authenticated", False) else None,
             **decode(NIGHT, info, made),

@@ -5,7 +5,7 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
-from .clubs import club_of, night_is_theirs, season_is_theirs
+from .clubs import PublishState, club_of, night_is_theirs, publish_state, season_is_theirs
 from .draws import DrawView, draw_on_display, night_draws
 from .money import (
     DoorMoney,
@@ -144,6 +144,7 @@ __all__ = [
     "PlayerPlace",
     "PlayerResults",
     "PrizePayouts",
+    "PublishState",
     "Recipient",
     "Restart",
     "ResultsNight",
@@ -202,6 +203,7 @@ __all__ = [
     "public_round",
     "public_season",
     "public_standings",
+    "publish_state",
     "read_nights",
     "recent_restarts",
     "room",

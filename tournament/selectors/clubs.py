@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.utils import timezone
+
 from scoring.models import Season
 
 from ..models import Club, Night
@@ -22,3 +26,25 @@ def night_is_theirs(user, night_id: int) -> bool:
 
 def season_is_theirs(user, season_id: int) -> bool:
     return Season.objects.filter(pk=season_id, owner__members__user=user).exists()
+
+
+@dataclass(frozen=True)
+class PublishState:
+    """The night page's words on publishing to the club's site."""
+
+    site: str  # the club's site ("": none typed yet)
+    words: str  # queued, sent at HH:MM, or the last try's words (the site's refusal, or why it was not reached)
+    live: bool
+
+
+def publish_state(night: Night) -> PublishState:
+    club = Club.objects.only("site_address", "site_key").get(pk=night.club_id)
+    site = club.site_address if club.site_key else ""
+    asked, sent = night.publish_asked_at, night.published_at
+    if asked is not None and (sent is None or sent < asked):
+        words = night.publish_note or f"Queued at {timezone.localtime(asked):%H:%M}: sent when the site answers."
+    elif sent is not None:
+        words = f"Sent at {timezone.localtime(sent):%H:%M}."
+    else:
+        words = "Not published yet."
+    return PublishState(site=site, words=words, live=night.publish_live)

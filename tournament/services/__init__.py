@@ -32,6 +32,15 @@ from .players import (
     room_for,
 )
 from .pots import pot_carry_take, pot_line_add
+from .publish import (
+    after_game as publish_after_game,
+)
+from .publish import (
+    club_key_new,
+    club_site_set,
+    night_publish_live_set,
+    night_publish_start,
+)
 from .results import player_unlisted_set, results_mail_claim, results_mail_release, results_mail_start
 from .seating import (
     entry_set_number,
@@ -48,6 +57,8 @@ from .wishes import night_wishes_set
 
 __all__ = [
     "LATER_SETTINGS",
+    "club_key_new",
+    "club_site_set",
     "door_walk_in",
     "draw_hide",
     "draw_make",
@@ -67,6 +78,8 @@ __all__ = [
     "night_create",
     "night_delete",
     "night_draw",
+    "night_publish_live_set",
+    "night_publish_start",
     "night_rules_update",
     "night_update",
     "night_wishes_set",
@@ -79,6 +92,7 @@ __all__ = [
     "players_register",
     "pot_carry_take",
     "pot_line_add",
+    "publish_after_game",
     "results_mail_claim",
     "results_mail_release",
     "results_mail_start",

@@ -89,6 +89,7 @@ def night_page(request, night: Night, **forms) -> TemplateResponse:
         "restarts": selectors.recent_restarts(),
         "signup_link": phones.of(reverse("tournament:signup", args=[night.pk])),
         "door_link": phones.of(reverse("tournament:door", args=[night.pk])),
+        "publish": selectors.publish_state(night),
     }
     return TemplateResponse(request, "tournament/night_detail.html", context)
 

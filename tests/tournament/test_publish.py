@@ -1,0 +1,339 @@
+"""The venue publishes to the club's site (#38): the site's endpoint (its refusals, a night sent again replacing the
+club's copy, never a second one), the club's key, and the laptop's side (the site typed once, the button, a try
+that is refused, not answered or sent)."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from io import StringIO
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from tournament import backup, services
+from tournament.models import Club, Entry, Night, Player, SignUp
+from tournament.rehearsal import simulate
+from tournament.selectors import night_standings
+from tournament.services import clubs
+
+pytestmark = pytest.mark.django_db
+
+SENDER = "Alder Laptop Club"
+
+
+def _publish(client, slug: str, body: bytes, key: str | None):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {key}"} if key is not None else {}
+    response = client.post(f"/c/{slug}/publish/", body, content_type="application/json", **headers)
+    assert response["Content-Type"] == "application/json"
+    return response.status_code, response.json()
+
+
+@pytest.fixture
+def files():
+    """A night of 8 players over 4 games at another laptop: its backup after game 2 and at the end (two players
+    with an e-mail), the night itself then gone from here, as it would never be on the site."""
+    sender = clubs.club_add(name=SENDER)
+    kept: dict[int, bytes] = {}
+
+    def keep(night: Night, number: int) -> None:
+        if number == 1:
+            for entry in night.entries.order_by("card")[:2]:
+                SignUp.objects.create(
+                    night=night, name=entry.name, contact=f"p{entry.card}@example.org", status="in", entry=entry
+                )
+        kept[number] = backup.night_backup_bytes(night)
+
+    night = simulate(players=8, rounds=4, seed=11, club=sender, after_game=keep)
+    end = backup.night_backup_bytes(night)
+    standings = [(row.rank_label, row.name, row.total, row.wins, row.cells) for row in night_standings(night).rows]
+    night.delete()
+    Player.objects.filter(club=sender).delete()
+    return {"mid": kept[2], "end": end, "standings": standings}
+
+
+@pytest.fixture
+def site():
+    """The hosted server's clubs: Birch (whose site the night goes to) and Cedar, each with its publishing key."""
+    birch, cedar = clubs.club_add(name="Birch Euchre Club"), clubs.club_add(name="Cedar Euchre Club")
+    return {
+        "birch": birch,
+        "cedar": cedar,
+        "key": services.club_key_new(club=birch),
+        "cedar_key": services.club_key_new(club=cedar),
+    }
+
+
+def _nights(club: Club) -> list[Night]:
+    return list(Night.objects.filter(club=club))
+
+
+def test_the_key_is_printed_once_and_only_its_hash_kept(db):
+    club = clubs.club_add(name="Birch Euchre Club", slug="birch")
+    out = StringIO()
+    call_command("club_key", "birch", stdout=out)
+    key = out.getvalue().split(": ", 1)[1].split()[0]
+    club.refresh_from_db()
+    assert len(key) >= 40 and key not in club.publish_key_hash
+    assert club.publish_key_hash == services.publish.key_hash(key)
+    call_command("club_key", "birch", stdout=StringIO())  # a new key: the old one stops
+    club.refresh_from_db()
+    assert club.publish_key_hash != services.publish.key_hash(key)
+
+
+def test_refused_without_the_club_s_key(client, files, site):
+    slug = site["birch"].slug
+    cases = {
+        "no key": (slug, None),
+        "a wrong key": (slug, "not-the-key"),
+        "another club's key": (slug, site["cedar_key"]),
+        "no such club": ("no-such-club", site["key"]),
+    }
+    for case, (address, key) in cases.items():
+        status, said = _publish(client, address, files["end"], key)
+        assert status == 403, case
+        assert not said["ok"] and "key" in said["message"], case
+    assert Night.objects.count() == 0
+    assert client.get(f"/c/{slug}/publish/").status_code == 405
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        (b"{not json", "not JSON"),
+        (b"\xff\xfe", "not JSON"),
+        (b"[]", "not a Head Table night backup"),
+        (json.dumps({"format": "headtable-night"}).encode(), ""),
+        (b"x" * 3_000_000, "not JSON"),  # above Django's 2.5 MB for a form's body: read as a file, not refused as one
+    ],
+)
+def test_anything_not_a_night_is_refused_in_words(client, site, body, words):
+    status, said = _publish(client, site["birch"].slug, body, site["key"])
+    assert status == 400 and not said["ok"]
+    assert words in said["message"] and said["message"]
+    assert Night.objects.count() == 0
+
+
+def test_a_body_past_a_backup_s_size_is_refused(client, files, site, monkeypatch):
+    monkeypatch.setattr(backup, "MAX_BYTES", len(files["end"]) - 1)
+    status, said = _publish(client, site["birch"].slug, files["end"], site["key"])
+    assert status == 413 and "larger" in said["message"]
+    assert Night.objects.count() == 0
+
+
+def test_published_twice_is_one_night_with_the_same_standings(client, files, site, django_capture_on_commit_callbacks):
+    birch, key = site["birch"], site["key"]
+    status, said = _publish(client, birch.slug, files["mid"], key)
+    assert (status, said.get("outcome")) == (201, backup.MADE), said
+    (night,) = _nights(birch)
+    assert night.status == Night.Status.PLAYING
+    assert _publish(client, birch.slug, files["mid"], key)[1]["outcome"] == backup.UNCHANGED
+
+    # the club's choices on its own site, made between the two
+    Night.objects.filter(pk=night.pk).update(results_public=True)
+    shy = Entry.objects.filter(night=night, player__house=False).order_by("card").last()
+    Player.objects.filter(pk=shy.player_id).update(unlisted=True)
+    token = shy.player.results_token
+
+    with django_capture_on_commit_callbacks(execute=True):
+        status, said = _publish(client, birch.slug, files["end"], key)
+    assert (status, said["outcome"]) == (200, backup.REPLACED)
+    (again,) = _nights(birch)
+    assert again.pk == night.pk and again.uid == night.uid  # the same night at the same address
+    assert again.status == Night.Status.FINISHED
+    assert [(row.rank_label, row.name, row.total, row.wins, row.cells) for row in night_standings(again).rows] == files[
+        "standings"
+    ]
+    assert json.loads(backup.night_backup_bytes(again))["checksum"] == json.loads(files["end"])["checksum"]
+    assert again.results_public
+    shy.player.refresh_from_db()
+    assert shy.player.unlisted and shy.player.results_token == token
+    assert sorted(message.to[0] for message in mail.outbox) == ["p1@example.org", "p2@example.org"]
+    assert "e-mail" in said["message"]
+
+    before = backup.night_backup_bytes(again)
+    with django_capture_on_commit_callbacks(execute=True):
+        status, said = _publish(client, birch.slug, files["end"], key)  # the same bytes: nothing changes
+    assert (status, said["outcome"]) == (200, backup.UNCHANGED)
+    assert backup.night_backup_bytes(Night.objects.get(pk=night.pk)) == before
+    assert len(mail.outbox) == 2  # nobody mailed twice
+    assert Night.objects.count() == 1
+
+
+def test_a_replace_keeps_who_was_mailed(client, files, site, django_capture_on_commit_callbacks):
+    birch, key = site["birch"], site["key"]
+    _publish(client, birch.slug, files["mid"], key)
+    mailed = Entry.objects.filter(night__club=birch, signup__isnull=False).order_by("card").first()
+    Entry.objects.filter(pk=mailed.pk).update(results_mailed_at="2026-12-01T21:00:00Z")
+    with django_capture_on_commit_callbacks(execute=True):
+        _publish(client, birch.slug, files["end"], key)
+    assert [message.to[0] for message in mail.outbox] == ["p2@example.org"]
+    assert Entry.objects.get(night__club=birch, player_id=mailed.player_id).results_mailed_at is not None
+
+
+def test_a_finished_night_on_the_site_is_not_changed(client, files, site):
+    birch, key = site["birch"], site["key"]
+    _publish(client, birch.slug, files["end"], key)
+    before = backup.night_backup_bytes(Night.objects.get(club=birch))
+    status, said = _publish(client, birch.slug, files["mid"], key)
+    assert status == 409 and not said["ok"]
+    assert "finished" in said["message"] and "Nothing was restored" in said["message"]
+    assert backup.night_backup_bytes(Night.objects.get(club=birch)) == before
+
+
+def test_another_club_s_night_is_refused_without_naming_it(client, files, site):
+    _publish(client, site["birch"].slug, files["mid"], site["key"])
+    status, said = _publish(client, site["cedar"].slug, files["end"], site["cedar_key"])
+    assert status == 400 and "another club's" in said["message"]
+    name = json.loads(files["end"])["night"]["name"]
+    assert name not in said["message"] and site["birch"].name not in said["message"]
+    assert _nights(site["cedar"]) == [] and len(_nights(site["birch"])) == 1
+
+
+def test_a_changed_file_is_refused_by_its_checksum(client, files, site):
+    data = json.loads(files["end"])
+    data["night"]["name"] = "Edited"
+    status, said = _publish(client, site["birch"].slug, json.dumps(data).encode(), site["key"])
+    assert status == 400 and "checksum" in said["message"].lower()
+
+
+# ---- the laptop's side ----------------------------------------------------------------------------------------------
+
+
+class Site:
+    """A stand-in club site on this machine answering every publish with `status` and `message`."""
+
+    def __init__(self, status: int = 200, message: str = "On the site."):
+        self.status, self.message, self.got = status, message, []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                outer.got.append((self.path, self.headers["Authorization"], body))
+                answer = json.dumps({"ok": outer.status < 300, "message": outer.message}).encode()
+                self.send_response(outer.status)
+                if 300 <= outer.status < 400:
+                    self.send_header("Location", "http://127.0.0.1:9/elsewhere/")
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.address = f"http://127.0.0.1:{self.server.server_address[1]}/c/birch/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def stand_in():
+    site = Site()
+    yield site
+    site.close()
+
+
+def test_the_club_s_site_is_typed_once_https_or_this_machine(organizer_client, night):
+    url = reverse("tournament:club_site")
+    answer = organizer_client.post(url, {"address": "http://euchre.example.org/c/birch/", "key": "k" * 43})
+    assert answer.status_code == 200 and "https://" in answer.content.decode()
+    answer = organizer_client.post(url, {"address": "https://euchre.example.org/c/birch", "key": ""})
+    assert "publishing key" in answer.content.decode()
+    organizer_client.post(url, {"address": "https://euchre.example.org/c/birch", "key": "k" * 43})
+    club = Club.objects.get(pk=night.club_id)
+    assert (club.site_address, club.site_key) == ("https://euchre.example.org/c/birch/", "k" * 43)
+    page = organizer_client.get(url).content.decode()
+    assert "k" * 43 not in page  # never shown again
+    organizer_client.post(url, {"address": "http://127.0.0.1:8000/c/birch/", "key": ""})  # the key kept
+    club.refresh_from_db()
+    assert (club.site_address, club.site_key) == ("http://127.0.0.1:8000/c/birch/", "k" * 43)
+
+
+def _laptop_night(address: str) -> Night:
+    night = simulate(players=8, rounds=2, seed=5)
+    Club.objects.filter(pk=night.club_id).update(site_address=address, site_key="the-club-key")
+    return night
+
+
+def test_publish_sends_the_night_with_the_key_and_says_when(
+    organizer_client, stand_in, django_capture_on_commit_callbacks
+):
+    night = _laptop_night(stand_in.address)
+    page = reverse("tournament:night_detail", args=[night.pk])
+    assert "Not published yet" in organizer_client.get(page).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        organizer_client.post(reverse("tournament:night_publish", args=[night.pk]))
+    ((path, authorization, body),) = stand_in.got
+    assert path == "/c/birch/publish/" and authorization == "Bearer the-club-key"
+    assert body == backup.night_backup_bytes(night)
+    night.refresh_from_db()
+    assert night.published_at is not None
+    assert "Sent at" in organizer_client.get(page).content.decode()
+
+
+@pytest.mark.parametrize(
+    "status, message, again, words",
+    [
+        (409, "the night is finished on the club's site", False, "refused it: the night is finished"),
+        (403, "This publishing key is not this club's", False, "refused it: This publishing key"),
+        (503, "", True, "answered 503"),
+        (429, "wait a minute", True, "answered 429"),
+        (302, "", False, "sent it elsewhere"),
+    ],
+)
+def test_the_site_s_answer_in_words(organizer_client, stand_in, status, message, again, words):
+    stand_in.status, stand_in.message = status, message
+    night = _laptop_night(stand_in.address)
+    tried = backup.night_publish_send(night_id=night.pk)
+    assert (tried.sent, tried.again) == (False, again)
+    assert words in tried.words
+    night.refresh_from_db()
+    assert night.published_at is None and words in night.publish_note
+    Night.objects.filter(pk=night.pk).update(publish_asked_at=timezone.now())  # as the button queued it
+    page = organizer_client.get(reverse("tournament:night_detail", args=[night.pk])).content.decode()
+    assert words.replace("'", "&#x27;") in page
+    assert len(stand_in.got) == 1  # a redirect is not followed
+
+
+def test_an_offline_laptop_tries_again_later_and_later(db):
+    night = _laptop_night("http://127.0.0.1:9/c/birch/")  # nothing listens there
+    tried = backup.night_publish_send(night_id=night.pk, tries=3)
+    assert tried.again and "not reached" in tried.words
+    assert [backup.retry_after(n) for n in range(8)] == [30, 60, 120, 240, 480, 960, 1800, 1800]
+    last = backup.night_publish_send(night_id=night.pk, tries=199)
+    assert not last.again and "Press Publish again" in last.words
+
+
+def test_no_site_typed_the_button_says_so(organizer_client):
+    night = simulate(players=8, rounds=1, seed=2)
+    answer = organizer_client.post(reverse("tournament:night_publish", args=[night.pk]), follow=True)
+    assert "Type the club&#x27;s site address and key first" in answer.content.decode()
+    night.refresh_from_db()
+    assert night.publish_asked_at is None
+
+
+def test_publish_after_each_game_sends_at_every_close(stand_in, django_capture_on_commit_callbacks):
+    Club.objects.update_or_create(
+        slug="club", defaults={"name": "Our club", "site_address": stand_in.address, "site_key": "the-club-key"}
+    )
+
+    def live(night: Night, number: int) -> None:
+        if number == 1:
+            services.night_publish_live_set(night=night, live=True)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        night = simulate(players=8, rounds=4, seed=5, after_game=live)
+    assert len(stand_in.got) == 3  # games 2, 3 and 4
+    assert stand_in.got[-1][2] == backup.night_backup_bytes(night)
+    night.refresh_from_db()
+    assert night.published_at is not None

@@ -1,0 +1,88 @@
+"""Publishing a night to the club's site: the laptop's side (the site's address and key, typed once; the queue) and
+the hosted side's key. One try to send is `backup.night_publish_send`; the site's side, `backup.night_publish`."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from .. import dispatch
+from ..models import Club, Night
+
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+SITE_KEY_LENGTH = 64  # Club.site_key's
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@transaction.atomic
+def club_key_new(*, club: Club) -> str:
+    """A new publishing key for the club's site (the hosted side): only its SHA-256 is kept; the key is returned
+    once, to be typed on the club's laptop. The old key stops at once."""
+    key = secrets.token_urlsafe(32)
+    Club.objects.filter(pk=club.pk).update(publish_key_hash=key_hash(key))
+    club.publish_key_hash = key_hash(key)
+    return key
+
+
+def site_address_refusal(address: str) -> str:
+    """Why the address is not one to send a club's key to ("" when it is): HTTPS, or plain HTTP to this machine."""
+    parts = urlsplit(address)
+    if parts.scheme == "https" and parts.hostname:
+        return ""
+    if parts.scheme == "http" and parts.hostname in LOOPBACK:
+        return ""
+    return (
+        "Type the club's site address as it starts, with https:// (for example https://euchre.example.org/c/our-club/)."
+    )
+
+
+@transaction.atomic
+def club_site_set(*, club: Club, address: str, key: str) -> Club:
+    """The laptop's club site and key, typed once. A blank key keeps the one kept."""
+    address = address.strip()
+    key = key.strip() or club.site_key
+    errors: dict[str, str] = {}
+    if address and (refusal := site_address_refusal(address)):
+        errors["address"] = refusal
+    if address and not key:
+        errors["key"] = "Type the publishing key the club's site gave (its operator has it)."
+    if len(key) > SITE_KEY_LENGTH:
+        errors["key"] = "That is not a publishing key: it is far longer than one."
+    if errors:
+        raise ValidationError(errors)
+    club.site_address = address.rstrip("/") + "/" if address else ""
+    club.site_key = key if address else ""
+    club.save(update_fields=["site_address", "site_key"])
+    return club
+
+
+@transaction.atomic
+def night_publish_start(*, night: Night) -> None:
+    """Queue the night for the club's site: the task sends it once the transaction commits, and tries again until
+    the site answers."""
+    club = Club.objects.get(pk=night.club_id)
+    if not club.site_address or not club.site_key:
+        raise ValidationError({"publish": "Type the club's site address and key first (The club's site)."})
+    Night.objects.filter(pk=night.pk).update(publish_asked_at=timezone.now(), publish_note="")
+    dispatch.send_on_commit(dispatch.PUBLISH_NIGHT, night.pk)
+
+
+@transaction.atomic
+def night_publish_live_set(*, night: Night, live: bool) -> None:
+    Night.objects.filter(pk=night.pk).update(publish_live=live)
+
+
+def after_game(night_id: int) -> None:
+    """A game of the night closed (the game's life calls this): queued for the site when the night publishes after
+    each game and the club has a site."""
+    if Night.objects.filter(pk=night_id, publish_live=True).exclude(club__site_key="").exists():
+        Night.objects.filter(pk=night_id).update(publish_asked_at=timezone.now(), publish_note="")
+        dispatch.send_on_commit(dispatch.PUBLISH_NIGHT, night_id)
