@@ -175,6 +175,19 @@ def test_a_replace_keeps_who_was_mailed(client, files, site, django_capture_on_c
     assert Entry.objects.get(night__club=birch, player_id=mailed.player_id).results_mailed_at is not None
 
 
+def test_wrong_keys_from_one_address_are_slowed(client, site):
+    answers = [_publish(client, site["birch"].slug, b"{}", "guess")[0] for _ in range(12)]
+    assert answers == [403] * 10 + [429] * 2
+    assert _publish(client, site["birch"].slug, b"{}", site["key"])[0] == 400  # the right key still gets in
+
+
+def test_the_site_s_own_night_page_has_no_publish_box(client, files, site, django_user_model):
+    _publish(client, site["birch"].slug, files["end"], site["key"])
+    client.force_login(clubs.account_add(club=site["birch"], username="birch-org", password="pw-12345", staff=True))
+    page = client.get(reverse("tournament:night_detail", args=[Night.objects.get().pk]))
+    assert page.status_code == 200 and 'id="publish"' not in page.content.decode()
+
+
 def test_a_finished_night_on_the_site_is_not_changed(client, files, site):
     birch, key = site["birch"], site["key"]
     _publish(client, birch.slug, files["end"], key)

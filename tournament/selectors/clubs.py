@@ -37,8 +37,11 @@ class PublishState:
     live: bool
 
 
-def publish_state(night: Night) -> PublishState:
-    club = Club.objects.only("site_address", "site_key").get(pk=night.club_id)
+def publish_state(night: Night) -> PublishState | None:
+    """None on the club's site itself (a club with a publishing key here): its nights are the published ones."""
+    club = Club.objects.only("site_address", "site_key", "publish_key_hash").get(pk=night.club_id)
+    if club.publish_key_hash:
+        return None
     site = club.site_address if club.site_key else ""
     asked, sent = night.publish_asked_at, night.published_at
     if asked is not None and (sent is None or sent < asked):
