@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import chart, money, nights, player_results, players, public, rounds, sheets, signups, wishes
+from .views import chart, club_site, money, nights, player_results, players, public, rounds, sheets, signups, wishes
 
 app_name = "tournament"
 
@@ -59,6 +59,9 @@ urlpatterns = [
         player_results.entry_unlisted,
         name="entry_unlisted",
     ),
+    # The club's public results at its short address, and the night page's switch that puts a night on them.
+    path("public/c/<slug:slug>/", club_site.club_results, name="club_results"),
+    path("nights/<number:night_id>/public-results/", club_site.night_results_public, name="night_results_public"),
     path("", nights.night_list, name="night_list"),
     path("nights/new/", nights.night_create, name="night_create"),
     path("nights/restore/", nights.night_restore, name="night_restore"),

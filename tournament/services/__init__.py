@@ -32,7 +32,13 @@ from .players import (
     room_for,
 )
 from .pots import pot_carry_take, pot_line_add
-from .results import player_unlisted_set, results_mail_claim, results_mail_release, results_mail_start
+from .results import (
+    night_results_public_set,
+    player_unlisted_set,
+    results_mail_claim,
+    results_mail_release,
+    results_mail_start,
+)
 from .seating import (
     entry_set_number,
     night_chart_build,
@@ -67,6 +73,7 @@ __all__ = [
     "night_create",
     "night_delete",
     "night_draw",
+    "night_results_public_set",
     "night_rules_update",
     "night_update",
     "night_wishes_set",
