@@ -1,7 +1,20 @@
 from django.urls import path
 
 from . import converters  # noqa: F401 - registers <number:…>
-from .views import chart, money, nights, player_results, players, public, publish, rounds, sheets, signups, wishes
+from .views import (
+    chart,
+    club_site,
+    money,
+    nights,
+    player_results,
+    players,
+    public,
+    publish,
+    rounds,
+    sheets,
+    signups,
+    wishes,
+)
 
 app_name = "tournament"
 
@@ -64,6 +77,9 @@ urlpatterns = [
     path("club/site/", publish.club_site, name="club_site"),
     path("nights/<number:night_id>/publish/", publish.night_publish, name="night_publish"),
     path("nights/<number:night_id>/publish/live/", publish.night_publish_live, name="night_publish_live"),
+    # The club's public results at its short address, and the night page's switch that puts a night on them.
+    path("public/c/<slug:slug>/", club_site.club_results, name="club_results"),
+    path("nights/<number:night_id>/public-results/", club_site.night_results_public, name="night_results_public"),
     path("", nights.night_list, name="night_list"),
     path("nights/new/", nights.night_create, name="night_create"),
     path("nights/restore/", nights.night_restore, name="night_restore"),

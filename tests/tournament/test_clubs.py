@@ -156,6 +156,7 @@ def _arguments(params, default_args, own: dict, other: dict) -> dict:
         "action": "withdraw",
         "token": other["entry"].player.results_token,
         "key": other["signup"].key,
+        "slug": other["club"].slug,
     } | own
     return {name: values[name] for name in params if name not in default_args}
 
@@ -287,6 +288,7 @@ def test_a_public_address_mixing_club_a_s_link_with_club_b_s_records_shows_nothi
         "token": a["entry"].player.results_token,
         "key": a["signup"].key,
         "season_id": a["season"].pk,
+        "slug": a["club"].slug,
     }
     public = [route for route in ROUTES if route[1].startswith(PUBLIC)]
     for name, _route, params, defaults in public:

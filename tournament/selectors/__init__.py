@@ -5,6 +5,7 @@ standings), `tables` (a table's game, the keeper's desk), `record` (the night as
 player's own page, read once a move), `seasons` and `supervision` (what the run command restarted).
 """
 
+from .club_site import ClubNight, ClubResults, ClubSeason, club_by_slug, club_results
 from .clubs import PublishState, club_of, night_is_theirs, publish_state, season_is_theirs
 from .draws import DrawView, draw_on_display, night_draws
 from .money import (
@@ -123,6 +124,9 @@ __all__ = [
     "UNLISTED",
     "AwardRow",
     "BreachLine",
+    "ClubNight",
+    "ClubResults",
+    "ClubSeason",
     "DeskRow",
     "DeskState",
     "DoorMoney",
@@ -165,7 +169,9 @@ __all__ = [
     "card_lines",
     "card_numbers",
     "clock",
+    "club_by_slug",
     "club_of",
+    "club_results",
     "current_round",
     "desk_rows",
     "door_money",

@@ -41,7 +41,13 @@ from .publish import (
     night_publish_live_set,
     night_publish_start,
 )
-from .results import player_unlisted_set, results_mail_claim, results_mail_release, results_mail_start
+from .results import (
+    night_results_public_set,
+    player_unlisted_set,
+    results_mail_claim,
+    results_mail_release,
+    results_mail_start,
+)
 from .seating import (
     entry_set_number,
     night_chart_build,
@@ -80,6 +86,7 @@ __all__ = [
     "night_draw",
     "night_publish_live_set",
     "night_publish_start",
+    "night_results_public_set",
     "night_rules_update",
     "night_update",
     "night_wishes_set",

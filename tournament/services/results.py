@@ -49,3 +49,12 @@ def player_unlisted_set(*, player: Player, unlisted: bool) -> Player:
         changed_at=now, moved_at=now
     )
     return player
+
+
+@transaction.atomic
+def night_results_public_set(*, night: Night, public: bool) -> Night:
+    """Show the night on the club's public results (or take it off). Any night, a finished one too: it changes
+    what the club's public page lists, never a result, a standing or the night's record."""
+    Night.objects.filter(pk=night.pk).update(results_public=public)
+    night.results_public = public
+    return night

@@ -24,7 +24,8 @@ from .context import night_context
 @login_required
 def night_list(request):
     """Organizers see every night; a score keeper sees the nights they keep, with the way to the desk."""
-    return TemplateResponse(request, "tournament/night_list.html", {"nights": selectors.nights_for(request.user)})
+    context = {"nights": selectors.nights_for(request.user), "club": selectors.club_of(request.user)}
+    return TemplateResponse(request, "tournament/night_list.html", context)
 
 
 @organizer_required
