@@ -9,6 +9,7 @@ again later by the task (`tasks.publish_night`), later and later. Standard libra
 from __future__ import annotations
 
 import dataclasses
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -78,7 +79,7 @@ def night_publish_send(*, night_id: int, tries: int = 0) -> Try:
     now = timezone.localtime()
     try:
         status, said = _post(club.site_address + "publish/", body, club.site_key)
-    except (TimeoutError, OSError) as error:  # no connection, a name not found, a timeout
+    except (OSError, http.client.HTTPException) as error:  # no connection, a name not found, a timeout, a cut answer
         reason = getattr(error, "reason", error)
         return _noted(night, _later(now, tries, f"the club's site was not reached ({reason})"))
     message = str(said.get("message", ""))[:200]
