@@ -34,8 +34,8 @@ def _night(club, name: str, seed: int, *, public: bool = True) -> Night:
     return night
 
 
-def _page(client, slug: str) -> str:
-    response = client.get(f"/public/c/{slug}/")
+def _page(client, slug: str, **query) -> str:
+    response = client.get(f"/public/c/{slug}/", query)
     assert response.status_code == 200
     return response.content.decode()
 
@@ -155,3 +155,19 @@ def test_the_organizer_s_night_list_links_to_the_club_page(client, maple):
     client.force_login(organizer)
     page = client.get(reverse("tournament:night_list")).content.decode()
     assert reverse("tournament:club_results", args=["maple"]) in page
+
+
+def test_a_year_at_a_time_the_latest_first_with_a_way_to_the_others(client, maple):
+    club, _ = maple
+    for name, seed, day in (("Maple New Year 2027", 11, "2027-01-08"), ("Maple Autumn 2026", 12, "2026-10-02")):
+        night = _night(club, name, seed)
+        Night.objects.filter(pk=night.pk).update(date=day)
+    hidden = _night(club, "Maple Hidden 2025", 13, public=False)
+    Night.objects.filter(pk=hidden.pk).update(date="2025-05-05")
+    page = _page(client, "maple")
+    assert "Maple New Year 2027" in page and "Maple Autumn 2026" not in page
+    assert 'href="?year=2026"' in page and "?year=2025" not in page  # no year of hidden nights only
+    older = _page(client, "maple", year="2026")
+    assert "Maple Autumn 2026" in older and "Maple New Year 2027" not in older
+    for odd in ("2025", "abcd", "99999999999999999999"):  # a year with nothing shown, or no year: the latest
+        assert "Maple New Year 2027" in _page(client, "maple", year=odd)

@@ -4,7 +4,7 @@ places, and the seasons they count in; read in the same few queries whatever the
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
@@ -38,6 +38,8 @@ class ClubResults:
     club: Club
     nights: list[ClubNight]
     seasons: list[ClubSeason]
+    year: int | None = None  # the year whose nights are shown (None: no night is shown at all)
+    years: list[int] = field(default_factory=list)  # every year with a night shown, the latest first
 
 
 def club_by_slug(slug: str) -> Club | None:
@@ -45,11 +47,16 @@ def club_by_slug(slug: str) -> Club | None:
     return Club.objects.filter(slug=slug).first()
 
 
-def club_results(club: Club) -> ClubResults:
-    """The club's nights that are shown on its public results (newest first), each with its standings, players who
-    asked to be left off public lists as "A player"; and the seasons that count at least one of them. Eight
-    queries or so, whatever the number of nights (tests/tournament/test_club_site.py)."""
-    nights = list(Night.objects.filter(club=club, results_public=True).order_by("-date", "-id"))
+def club_results(club: Club, year: int | None = None) -> ClubResults:
+    """The club's nights of one year (the latest with any, unless another is asked for) that are shown on its
+    public results, newest first, each with its standings, players who asked to be left off public lists as "A
+    player"; and the seasons that count at least one shown night. The same few queries whatever the number of
+    nights (tests/tournament/test_club_site.py); a year at a time keeps a club of many years' nights as fast."""
+    shown_nights = Night.objects.filter(club=club, results_public=True)
+    years = sorted({day.year for day in shown_nights.dates("date", "year")}, reverse=True)
+    if year not in years:
+        year = years[0] if years else None
+    nights = list(shown_nights.filter(date__year=year).order_by("-date", "-id")) if year else []
     rows = read_nights(nights)  # with every hand's extras: a "most loners" prize reads as the night's own page
     hidden: dict[int, set[str]] = defaultdict(set)
     unlisted = Entry.objects.filter(night__in=nights, player__unlisted=True, player__house=False)
@@ -65,4 +72,4 @@ def club_results(club: Club) -> ClubResults:
         .filter(shown__gt=0)
         .order_by("-created_at", "-id")
     )
-    return ClubResults(club, shown, [ClubSeason(season, season.shown) for season in seasons])
+    return ClubResults(club, shown, [ClubSeason(season, season.shown) for season in seasons], year, years)

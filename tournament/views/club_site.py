@@ -20,7 +20,9 @@ def club_results(request, slug: str):
     club = selectors.club_by_slug(slug)
     if club is None:
         raise Http404("There is no club at this address: check the link you were given.")
-    context = {"results": selectors.club_results(club), "club": club}
+    year = request.GET.get("year", "")
+    results = selectors.club_results(club, int(year) if year.isdecimal() and len(year) == 4 else None)
+    context = {"results": results, "club": club}
     return TemplateResponse(request, "tournament/club_results.html", context)
 
 
