@@ -11,6 +11,9 @@ def into_the_first_club(apps, schema_editor):
     Club = apps.get_model("tournament", "Club")
     Membership = apps.get_model("tournament", "Membership")
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
+    models_here = [apps.get_model("tournament", name) for name in ("Night", "Player")] + [User]
+    if not any(model.objects.exists() for model in models_here):
+        return  # a new server: its first club is made by add_club, or by the laptop's first account or night
     club = Club.objects.order_by("pk").first() or Club.objects.create(name="Our club", slug="club")
     for name in ("Night", "Player"):
         apps.get_model("tournament", name).objects.filter(club__isnull=True).update(club=club)
