@@ -82,6 +82,12 @@ def test_demo_night_loads_once_and_plays_on(capsys):
     night = Night.objects.get(name__startswith="Demo")
     assert night.entries.count() == 24
     assert night_standings(night).rounds_closed == 4
+    # every player of the demo by name on its pages, and its backup restores (a night of nameless entries did not)
+    assert all(entry.name == entry.player.name != "" for entry in night.entries.select_related("player"))
+    from tournament import backup
+
+    raw = backup.night_backup_bytes(night)
+    backup.checks.check(backup.checks.parse(raw))  # the restore's checks pass
     current = night.rounds.get(number=5)
     assert current.status == "playing"
     with pytest.raises(CommandError, match="already loaded"):

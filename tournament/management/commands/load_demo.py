@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import IntegrityError, transaction
 
-from tournament.models import Club, Night, Player, sole_club_id
+from tournament.models import Club, Entry, Night, Player, sole_club_id
 
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "demo_night.json"
 
@@ -33,10 +33,15 @@ def renumbered(rows: list[dict], club_id: int) -> list[dict]:
             following[label] = (model.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
         fresh[label, row["pk"]] = following[label]
         following[label] += 1
+    players = {row["pk"]: row["fields"] for row in rows if row["model"] == "tournament.player"}
     out = []
     for row in rows:
         model = apps.get_model(row["model"])
         fields = dict(row["fields"])
+        if model is Entry:  # the night keeps its players as they joined it (the file's entries leave it to us)
+            player = players[fields["player"]]
+            for name in ("name", "category", "club_number"):
+                fields.setdefault(name, player.get(name, ""))
         for field in model._meta.get_fields():
             if field.name not in fields or fields[field.name] is None or field.related_model is None:
                 continue
