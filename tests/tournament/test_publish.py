@@ -176,9 +176,10 @@ def test_a_replace_keeps_who_was_mailed(client, files, site, django_capture_on_c
 
 
 def test_wrong_keys_from_one_address_are_slowed(client, site):
-    answers = [_publish(client, site["birch"].slug, b"{}", "guess")[0] for _ in range(12)]
-    assert answers == [403] * 10 + [429] * 2
-    assert _publish(client, site["birch"].slug, b"{}", site["key"])[0] == 400  # the right key still gets in
+    answers = [_publish(client, site["birch"].slug, b"{}", "guess")[0] for _ in range(50)]
+    assert answers == [403] * 10 + [429] * 40
+    # the right key still gets in from the same address (behind a proxy, every club's laptop has the same one)
+    assert _publish(client, site["birch"].slug, b"{}", site["key"])[0] == 400
 
 
 def test_the_site_s_own_night_page_has_no_publish_box(client, files, site, django_user_model):

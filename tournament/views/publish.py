@@ -45,9 +45,9 @@ def club_publish(request, slug: str):
     night, put in place of its copy, or unchanged; refused with the reason in words (JSON, never a 500)."""
     if request.method != "POST":
         return _answer(405, "Send the night with POST.")
+    # Behind the hosted set-up's TLS proxy every laptop has the proxy's address: only wrong keys are counted by
+    # address, so a stranger's guesses never hold up a club that sends its right key (it counts by the club).
     address = request.META.get("REMOTE_ADDR", "")
-    if count(f"publish-keys:{address}") > WRONG_KEYS_PER_MINUTE + PUBLISHES_PER_MINUTE:
-        return _answer(429, "Too many tries from this address: wait a minute.")
     club = Club.objects.filter(slug=slug).exclude(publish_key_hash="").first()
     key = _key(request)
     right = club is not None and hmac.compare_digest(key_hash(key), club.publish_key_hash)
