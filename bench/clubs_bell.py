@@ -3,6 +3,7 @@
 Run from the project root (PostgreSQL on 127.0.0.1:5432 with trust for the postgres user, Redis on 127.0.0.1:6379):
     .venv/bin/python bench/clubs_bell.py                  # 50 clubs; 20 nights of 100 players (25 tables) at the bell
     .venv/bin/python bench/clubs_bell.py --clubs 5 --nights 2 --seconds 15    # a quick try
+    .venv/bin/python bench/clubs_bell.py --again /tmp/clubs.json    # prepare once, later runs start from a copy
 
 It sets the hosted stack up as the README's "Running a hosted server" does, on a throwaway database of its own
 (headtable_bench_clubs) and Redis databases 12 (the Celery broker) and 13 (the cache): gunicorn, a worker a core
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import html
+import json
 import os
 import random
 import re
@@ -234,6 +236,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
     parser.add_argument("--celery", type=int, default=2, help="Celery worker processes")
+    parser.add_argument(
+        "--again",
+        metavar="FILE",
+        help="keep the prepared database (and its nights in FILE) and start later runs from a copy of it",
+    )
     parser.add_argument("--profile", metavar="FILE", help="record where the server's time goes (py-spy, raw format)")
     args = parser.parse_args()
 
@@ -252,14 +259,23 @@ def main() -> None:
     }
     subprocess.run(["redis-cli", "-n", "12", "flushdb"], check=True, capture_output=True)
     subprocess.run(["redis-cli", "-n", "13", "flushdb"], check=True, capture_output=True)
-    manage(env, "migrate", "-v", "0", capture=False)
-    made = time.monotonic()
-    script = PREPARE.replace("{clubs}", str(args.clubs)).replace("{nights}", str(args.nights))
-    out = manage(env, "shell", "-v", "0", "-c", script.replace("{players}", str(args.players)))
-    import json
-
-    nights = json.loads(out.strip().splitlines()[-1])
-    print(f"prepared {args.clubs} clubs, {len(nights)} nights at the bell in {time.monotonic() - made:.0f} s")
+    ready = f"{DATABASE}_ready"
+    if args.again and Path(args.again).exists():  # the same clubs and nights again, copied from the kept database
+        psql(f"drop database {DATABASE}")
+        psql(f"create database {DATABASE} template {ready}")
+        nights = json.loads(Path(args.again).read_text())
+        print(f"{len(nights)} nights at the bell copied from {ready} ({args.again})")
+    else:
+        manage(env, "migrate", "-v", "0", capture=False)
+        made = time.monotonic()
+        script = PREPARE.replace("{clubs}", str(args.clubs)).replace("{nights}", str(args.nights))
+        out = manage(env, "shell", "-v", "0", "-c", script.replace("{players}", str(args.players)))
+        nights = json.loads(out.strip().splitlines()[-1])
+        print(f"prepared {args.clubs} clubs, {len(nights)} nights at the bell in {time.monotonic() - made:.0f} s")
+        if args.again:
+            psql(f"drop database if exists {ready}")
+            psql(f"create database {ready} template {DATABASE}")
+            Path(args.again).write_text(json.dumps(nights))
     gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--workers", str(args.workers)]
     gunicorn += ["--threads", str(args.threads), "--bind", f"127.0.0.1:{args.port}", "--log-level", "warning"]
     quiet = {"cwd": ROOT, "env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
