@@ -215,6 +215,21 @@ async def load(port, nights, seconds, tally, sent):
     await asyncio.gather(*jobs)
 
 
+def _wait_for(port: int, server: subprocess.Popen, seconds: float = 90) -> None:
+    """Until gunicorn answers (on a busy machine it takes more than a few seconds to start)."""
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            time.sleep(2)  # the workers have loaded the app too
+            return
+        except OSError:
+            time.sleep(0.5)
+    raise SystemExit("gunicorn did not start")
+
+
 def psql(sql: str) -> None:
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c", sql], check=True)
 
@@ -285,7 +300,7 @@ def main() -> None:
     spy = None
     tally, sent = Tally(), {}
     try:
-        time.sleep(5)
+        _wait_for(args.port, server)
         if args.profile:
             spy = subprocess.Popen(
                 [
