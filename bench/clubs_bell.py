@@ -344,6 +344,11 @@ def main() -> None:
             f"score POST ms: p50 {percentile(took, 0.5):.0f}  p95 {percentile(took, 0.95):.0f}"
             f"  max {max(took) * 1000:.0f}"
         )
+    if inside := tally.post_app:  # the table phones' posts: Server-Timing, the time inside Django
+        print(
+            f"  of which inside Django (the table phones' posts): p50 {percentile(inside, 0.5):.0f}"
+            f"  p95 {percentile(inside, 0.95):.0f}"
+        )
     every = [t for polls in tally.polls.values() for t, at in polls if at >= tally.measured_from]
     if every:
         print(
