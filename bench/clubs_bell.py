@@ -271,6 +271,8 @@ def main() -> None:
         "CELERY_BROKER_URL": BROKER,
         "CACHE_URL": CACHE,
         "DATABASE_CONN_MAX_AGE": "60",
+        # One key for every run: the keepers' sessions made when preparing stay good in a run from a copy (--again).
+        "DJANGO_SECRET_KEY": "bench-clubs-bell-not-a-secret-only-on-loopback-0123456789",
     }
     subprocess.run(["redis-cli", "-n", "12", "flushdb"], check=True, capture_output=True)
     subprocess.run(["redis-cli", "-n", "13", "flushdb"], check=True, capture_output=True)
