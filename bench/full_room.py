@@ -119,9 +119,9 @@ NEXT_POLL = {
 }
 
 
-async def table_sends(port, token, opens, delay, until, tally):
+async def table_sends(port, token, opens, delay, until, tally, on_saved=None):
     """A table's phone: opens its link after `opens` seconds, posts its score `delay` seconds after the start, and
-    polls its page the rest of the time."""
+    polls its page the rest of the time. `on_saved(ns, ew)` is told the points of a score the server saved."""
     from urllib.parse import urlencode
 
     started = time.monotonic()
@@ -157,6 +157,8 @@ async def table_sends(port, token, opens, delay, until, tally):
         )
         if status == 200 and "Saved." in answer:
             tally.posts.append((time.perf_counter() - sent, time.monotonic()))
+            if on_saved is not None:
+                on_saved(ns, ew)
             if found := re.search(r"Server-Timing: app;dur=([0-9.]+)", head, re.IGNORECASE):
                 tally.post_app.append(float(found.group(1)) / 1000)
         else:
