@@ -186,6 +186,20 @@ def test_an_unlisted_player_is_off_the_public_pages_and_on_the_organizers(played
     assert entry.name in Client().get(public).content.decode()
 
 
+def test_a_finished_night_s_page_offers_each_player_off_the_public_lists(played, organizer_client):
+    """A player may ask after the night (or once it is on the club's site): the finished night's page has the
+    button for each of them, and it works."""
+    assert played.status == "finished"
+    page = organizer_client.get(reverse("tournament:night_detail", args=[played.pk])).content.decode()
+    entries = list(Entry.objects.filter(night=played, player__house=False).select_related("player"))
+    actions = {reverse("tournament:entry_unlisted", args=[played.pk, entry.pk]) for entry in entries}
+    assert all(f'action="{action}"' in page for action in actions)
+    entry = entries[0]
+    organizer_client.post(reverse("tournament:entry_unlisted", args=[played.pk, entry.pk]), {"unlisted": "1"})
+    html = Client().get(reverse("tournament:public_night", args=[played.pk])).content.decode()
+    assert entry.name not in html and "A player" in html
+
+
 def test_the_public_standings_files_and_the_season_leave_an_unlisted_player_off(played, organizer_client):
     from scoring.models import Season
     from tournament import seasons
