@@ -101,7 +101,7 @@ def _later(now, tries: int, why: str) -> Try:
     if tries + 1 >= TRIES:
         return Try(False, False, f"Not sent: {why} at {now:%H:%M}, and no longer tried. Press Publish again.")
     minutes = max(1, retry_after(tries) // 60)
-    return Try(False, True, f"Not sent yet: {why} at {now:%H:%M}; tried again in about {minutes} min.")
+    return Try(False, True, f"Not sent yet: {why} at {now:%H:%M}; it tries again in about {minutes} min.")
 
 
 def _noted(night: Night, outcome: Try) -> Try:

@@ -79,7 +79,7 @@ def club_publish(request, slug: str):
         except (ValidationError, DatabaseError):
             said += " The players' results e-mails could not be queued: the site's organizer can send them."
         else:
-            said += " The players who gave an e-mail are sent their results link."
+            said += " Each player who gave an e-mail is sent their results link once (none twice)."
     return _answer(201 if published.outcome == backup.MADE else 200, said, outcome=published.outcome)
 
 
