@@ -48,6 +48,13 @@ def keeper_required(view):
     return wrapped
 
 
+def _club(request) -> Club | None:
+    """The club the signed-in account works for, read once a request."""
+    if not hasattr(request, "_club"):
+        request._club = club_of(request.user)
+    return request._club
+
+
 class NoClub(PermissionDenied):
     """An account of no club asked for a club's page (on a hosted server: a site operator's account)."""
 
@@ -56,11 +63,10 @@ def request_club(request) -> Club:
     """The club the signed-in account works for (the pages that list or make a club's nights and seasons); an
     account of no club is refused with the reason. Every page of one night or season is checked against it by
     config.middleware.ClubMiddleware."""
-    if not hasattr(request, "_club"):
-        request._club = club_of(request.user)
-    if request._club is None:
+    club = _club(request)
+    if club is None:
         raise NoClub("This account works for no club here: ask the site's operator to add it to one.")
-    return request._club
+    return club
 
 
 def organizer_of(request, club_id: int) -> bool:
@@ -68,6 +74,5 @@ def organizer_of(request, club_id: int) -> bool:
     left off public lists). An organizer of another club is anyone here."""
     if not request.user.is_staff:
         return False
-    if not hasattr(request, "_club"):
-        request._club = club_of(request.user)
-    return request._club is not None and request._club.pk == club_id
+    club = _club(request)
+    return club is not None and club.pk == club_id

@@ -86,9 +86,7 @@ def club_publish(request, slug: str):
 @organizer_required
 def club_site(request):
     """The club's site and publishing key, typed once on the laptop."""
-    club = request_club(request)
-    if club is None:
-        return redirect("tournament:night_list")
+    club = request_club(request)  # an account of no club is refused there, with the reason
     form = ClubSiteForm(request.POST or None, initial={"address": club.site_address})
     if request.method == "POST" and form.is_valid():
         try:
