@@ -266,6 +266,7 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"quiet_refusals": {"()": "config.logfilters.QuietRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["quiet_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

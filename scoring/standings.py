@@ -350,10 +350,17 @@ def head_to_head(players: Collection[int], meetings: Iterable[Meeting]) -> dict[
     return {player: (won, margin) for player, (won, margin) in score.items()}
 
 
+def _listed(row: PlayerTotals) -> tuple[bool, int, int]:
+    """Where a player tied on every link is listed: by the number on their card, as the night knows it wherever its
+    backup is restored; a player with no number after those with one, by id."""
+    return (row.number is None, row.number or 0, row.player)
+
+
 def rank(
     totals: Iterable[PlayerTotals], chain: Sequence[Metric] = DEFAULT_CHAIN, meetings: Iterable[Meeting] = ()
 ) -> list[Standing]:
-    """Order players by the chain; ties after the last link share a rank. Stable by player id for display.
+    """Order players by the chain; ties after the last link share a rank, listed by their card's number (then by
+    player id where a player has none): the same order on the laptop and on the club's site, where the ids differ.
 
     Players level on a link go on to the next one together, so every tie is settled by the first link that
     separates it, head-to-head included (`meetings`: the games played, needed only when the chain has it).
@@ -375,7 +382,7 @@ def rank(
 
     def split(group: list[PlayerTotals], depth: int, link: int | None) -> None:
         if depth == len(chain) or len(group) == 1:
-            blocks.append((sorted(group, key=lambda row: row.player), link))
+            blocks.append((sorted(group, key=_listed), link))
             return
         metric = chain[depth]
         key = among_key(group) if metric.among else metric.sort_value

@@ -106,12 +106,24 @@ def test_fully_level_players_share_the_rank():
             _totals(9, 20, wins=1, conceded=50),
         ]
     )
-    # level players are shown in player id order
+    # level players with no card number are shown in player id order
     assert _order(standings) == [5, 2, 7, 9]
     assert [s.rank for s in standings] == [1, 2, 2, 4]
     assert [s.rank_label for s in standings] == ["1", "=2", "=2", "4"]
     assert [s.shared for s in standings] == [False, True, True, False]
     assert standings[2].separated_by is None
+
+
+def test_level_players_are_listed_by_their_cards_number_not_their_id():
+    """The same night restored on the club's site has other player ids but the same card numbers: players level on
+    every link are listed in one order on both."""
+    laptop = [PlayerTotals(player, total=10, wins=1, number=card) for player, card in ((1, 7), (2, 3), (3, 5))]
+    site = [PlayerTotals(player, total=10, wins=1, number=card) for player, card in ((40, 7), (12, 3), (25, 5))]
+    assert [s.totals.number for s in rank(laptop)] == [3, 5, 7]
+    assert [s.totals.number for s in rank(site)] == [3, 5, 7]
+    # a player with no number yet comes after the numbered, by id
+    mixed = rank([*laptop, PlayerTotals(0, total=10, wins=1)])
+    assert [(s.totals.player, s.totals.number) for s in mixed] == [(2, 3), (3, 5), (1, 7), (0, None)]
 
 
 def test_everyone_level_shares_first():
@@ -158,17 +170,24 @@ def test_rank_from_add_up():
 
 # --- properties -------------------------------------------------------------------------------------------------------
 
-player_rows = st.lists(
-    st.builds(
-        _totals,
-        player=st.integers(min_value=1, max_value=10_000),
-        total=st.integers(min_value=0, max_value=30),
-        wins=st.integers(min_value=0, max_value=4),
-        conceded=st.integers(min_value=0, max_value=30),
-    ),
-    max_size=40,
-    unique_by=lambda row: row.player,
-)
+
+def _rows(total: int, wins: int, conceded: int, min_size: int = 0, max_size: int = 40):
+    """Players' totals drawn up to these highest values (few values: many players level)."""
+    return st.lists(
+        st.builds(
+            _totals,
+            player=st.integers(min_value=1, max_value=10_000),
+            total=st.integers(min_value=0, max_value=total),
+            wins=st.integers(min_value=0, max_value=wins),
+            conceded=st.integers(min_value=0, max_value=conceded),
+        ),
+        min_size=min_size,
+        max_size=max_size,
+        unique_by=lambda row: row.player,
+    )
+
+
+player_rows = _rows(total=30, wins=4, conceded=30)
 
 
 @given(player_rows)
@@ -208,6 +227,27 @@ def test_rank_properties(rows):
                 assert standing.separated_by == WINS.label
             else:
                 assert standing.separated_by == CONCEDED.label
+
+
+# Few values, so that players level on every link are common.
+level_rows = _rows(total=3, wins=1, conceded=2, min_size=2, max_size=30)
+
+
+@given(level_rows, st.randoms(use_true_random=False))
+def test_the_order_does_not_depend_on_the_player_ids(rows, rng):
+    """Give every player another id, keep their card's number: the standings read the same, row by row."""
+    for card, row in enumerate(rows, start=1):
+        row.number = card
+    ids = rng.sample(range(1, 100_000), len(rows))
+    relabelled = [
+        PlayerTotals(new, total=row.total, wins=row.wins, conceded=row.conceded, number=row.number)
+        for new, row in zip(ids, rows, strict=True)
+    ]
+
+    def read(standings):
+        return [(s.rank_label, s.totals.number, s.separated_by) for s in standings]
+
+    assert read(rank(relabelled)) == read(rank(rows))
 
 
 @given(

@@ -42,3 +42,17 @@ def test_a_form_of_too_many_fields_says_so(organizer_client, night):
     fields = {f"f{i}": "x" for i in range(1100)}
     response = organizer_client.post(reverse("tournament:player_paste", args=[night.pk]), fields)
     assert response.status_code == 400 and "(1,000 fields)" in response.content.decode()
+
+
+def test_a_link_at_an_address_the_site_does_not_answer_to_says_so(client, night, settings):
+    """A player's e-mailed link made with a host the hosted site does not list: the page says it was not opened and
+    why, not that something was not sent."""
+    settings.ALLOWED_HOSTS = ["results.example.org"]
+    response = client.get(f"/public/nights/{night.pk}/", HTTP_HOST="laptop.local")
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "That page could not be opened" in body and "not one this site answers to" in body
+    assert "not sent" not in body.lower() and "Nothing was saved" not in body
+    # a form posted from such an address is still told that it was not sent
+    response = client.post(f"/public/nights/{night.pk}/signup/", {"name": "Ann"}, HTTP_HOST="laptop.local")
+    assert response.status_code == 400 and "That was not sent" in response.content.decode()

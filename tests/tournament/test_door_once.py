@@ -10,13 +10,12 @@ the player in again. Walk-ins and check-ins from one address are counted a minut
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from tests.at_once import twice_at_once
 from tournament import services
 from tournament.models import Entry, SignUp
 from tournament.views.signups import CHECK_INS_PER_MINUTE, WALK_INS_PER_MINUTE
@@ -110,42 +109,20 @@ def test_a_sign_up_form_whose_key_is_not_ours_is_refused_above_the_form_and_noth
     assert not SignUp.objects.filter(name="Long Key").exists()
 
 
-def _twice_at_once(send) -> list:
-    """`send()` from two threads at the same moment, each with its own connection to the database."""
-    start, answers = threading.Barrier(2), []
-
-    def one() -> None:
-        try:
-            start.wait()
-            answers.append(send())
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=one) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
-
-
-# Threads on the test database: PostgreSQL's pass only. The first pass's test database is SQLite in memory with a
-# shared cache, whose table locks refuse a second writer at once (no waiting), which no venue has: the venue's
-# SQLite file takes its writers in turn, and tests/test_shared_limits.py sends forty at once to the run command's
-# server on it.
+# Threads on the test database: PostgreSQL's pass only (tests/at_once.py says why).
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_sign_up_and_a_walk_in_posted_twice_at_the_same_moment_are_stored_once(door_night):
     signup = reverse("tournament:signup", args=[door_night.pk])
     sent = {"key": signup_key(Client(), door_night), "name": "Both At Once"}
-    answers = _twice_at_once(lambda: Client().post(signup, sent))
+    answers = twice_at_once(lambda: Client().post(signup, sent))
     made = SignUp.objects.get(night=door_night, name="Both At Once")
     assert [answer.status_code for answer in answers] == [302, 302]
     assert {answer.url for answer in answers} == {reverse("tournament:signup_page", args=[made.key])}
 
     door = reverse("tournament:door", args=[door_night.pk])
     sent = {"key": walk_in_key(Client(), door_night, "Door Twice"), "walk_in": "Door Twice"}
-    answers = _twice_at_once(lambda: Client().post(door, sent).content.decode())
+    answers = twice_at_once(lambda: Client().post(door, sent).content.decode())
     assert all("Welcome, Door Twice: you are checked in." in answer for answer in answers)
     assert SignUp.objects.filter(night=door_night, name="Door Twice").count() == 1
     assert Entry.objects.filter(night=door_night, player__name="Door Twice", checked_in=True).count() == 1

@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.at_once import twice_at_once
 from tests.conftest import register
 from tournament import backup, services
 from tournament.engine.draws import pick
@@ -178,37 +179,22 @@ def test_a_draw_sent_twice_draws_once(organizer_client, here):
     assert Draw.objects.filter(night=here).count() == 2
 
 
-# Threads on the test database: PostgreSQL's pass only. The first pass's test database is SQLite in memory with a
-# shared cache, whose table locks refuse a second writer at once (no waiting), which no venue has: the venue's
-# SQLite file takes its writers in turn.
+# Threads on the test database: PostgreSQL's pass only (tests/at_once.py says why).
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_draw_posted_twice_at_the_same_moment_draws_once(organizer_client, here):
-    import threading
-
-    from django.db import connection
     from django.test import Client
 
     make = reverse("tournament:draw_make", args=[here.pk])
     sent = {"key": _draw_key(organizer_client, here), "title": "Door prize", "count": "1", "pool_kind": "players"}
     session = organizer_client.cookies
-    start, answers = threading.Barrier(2), []
 
-    def one() -> None:
-        try:
-            client = Client()
-            client.cookies = session
-            start.wait()
-            answers.append(client.post(make, sent).status_code)
-        finally:
-            connection.close()
+    def one() -> int:
+        client = Client()
+        client.cookies = session
+        return client.post(make, sent).status_code
 
-    threads = [threading.Thread(target=one) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert answers == [302, 302]
+    assert twice_at_once(one) == [302, 302]
     (draw,) = Draw.objects.filter(night=here)
     assert draw.winners and draw.key == sent["key"]
 

@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.at_once import twice_at_once
 from tournament import backup, services
 from tournament.models import Club, Entry, Night, Player, SignUp
 from tournament.rehearsal import simulate
@@ -162,6 +163,23 @@ def test_published_twice_is_one_night_with_the_same_standings(client, files, sit
     assert backup.night_backup_bytes(Night.objects.get(pk=night.pk)) == before
     assert len(mail.outbox) == 2  # nobody mailed twice
     assert Night.objects.count() == 1
+
+
+# Threads on the test database: PostgreSQL's pass only (tests/at_once.py says why).
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_first_publishes_at_the_same_moment_make_one_night(files, site):
+    """The Publish button and the task after a game sending a new night at the same moment: both are taken, the
+    second as the first's night (unchanged), never refused as a clash."""
+    from django.test import Client
+
+    answers = twice_at_once(lambda: _publish(Client(), site["birch"].slug, files["mid"], site["key"]))
+    assert sorted((status, said.get("outcome")) for status, said in answers) == [
+        (200, backup.UNCHANGED),
+        (201, backup.MADE),
+    ], answers
+    (night,) = _nights(site["birch"])
+    assert json.loads(backup.night_backup_bytes(night))["checksum"] == json.loads(files["mid"])["checksum"]
 
 
 def test_a_replace_keeps_who_was_mailed(client, files, site, django_capture_on_commit_callbacks):

@@ -192,3 +192,29 @@ def test_a_whole_night_through_the_pages(organizer_client, night):
     assert "The night is over" in page and "High score:" in page and "Low score:" in page
     pdf = organizer_client.get(reverse("tournament:standings_pdf", args=[night.pk]))
     assert pdf["Content-Type"] == "application/pdf"
+
+
+def test_a_refused_page_is_one_line_in_the_log_not_a_traceback(client, night, django_user_model):
+    """A keeper opening an organizer's page is the app working as meant: the server's log says so in one line."""
+    import io
+    import logging
+
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    wired = settings.LOGGING["handlers"]["console"]["filters"]
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    for name in wired:
+        handler.addFilter(import_string(settings.LOGGING["filters"][name]["()"])())
+    logger = logging.getLogger("django.request")
+    logger.addHandler(handler)
+    try:
+        client.force_login(django_user_model.objects.create_user("player", password="pw"))
+        assert client.get(reverse("tournament:night_detail", args=[night.pk])).status_code == 403
+        assert client.get("/nights/999999/nope/").status_code == 404
+    finally:
+        logger.removeHandler(handler)
+    logged = stream.getvalue()
+    assert logged.count("Forbidden") == 1 and f"/nights/{night.pk}/" in logged
+    assert "Traceback" not in logged and logged.count("\n") <= 2

@@ -47,6 +47,11 @@ def night_publish(*, raw: bytes, club: Club) -> Published:
     """The night in `raw` (a night's backup file) as `club`'s night on this server: made, replaced or unchanged."""
     data = checks.parse(raw)  # the file whole, its checksum right
     uid = _uid(data)
+    # One club's publishes one at a time: two first sends of a new night at the same moment (a press and the task
+    # after a game) would both find no night and the second be refused as a clash; waiting here, the second finds
+    # the first's night and replaces it or leaves it unchanged. Other clubs, and rows that only point at the club (a
+    # player, a night), are not held up (FOR NO KEY UPDATE).
+    Club.objects.select_for_update(no_key=True).filter(pk=club.pk).first()
     here = Night.objects.select_for_update().filter(uid=uid).first()
     if here is None:
         return Published(night_restore(raw=raw, club=club), MADE)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from django.template.response import TemplateResponse
 
@@ -28,7 +28,12 @@ def forbidden(request, exception: Exception):
 
 
 def bad_request(request, exception: Exception):
-    """A request Django would not read: a paste or form past its size limits says so, never a bare status line."""
+    """A request Django would not read: a paste or form past its size limits says so, never a bare status line. A
+    page opened (a link followed) is told it was not opened, not that something was not sent: most often a link
+    whose address the server is not set to answer to (`DJANGO_ALLOWED_HOSTS`)."""
+    if request.method in {"GET", "HEAD"}:
+        wrong_host = isinstance(exception, DisallowedHost)
+        return TemplateResponse(request, "400_open.html", {"wrong_host": wrong_host}, status=400)
     too_big = isinstance(exception, RequestDataTooBig | TooManyFieldsSent)
     limit = (
         f"{settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"

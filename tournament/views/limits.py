@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
+WINDOW = 60  # seconds: a bucket's time, from its first request
+
 
 def count(bucket: str) -> int:
     """One more request in a minute's bucket of the "limits" cache, and how many it holds now.
@@ -18,10 +20,10 @@ def count(bucket: str) -> int:
     if isinstance(limits, RedisCache):
         key = limits.make_and_validate_key(bucket)
         pipe = limits._cache.get_client(key, write=True).pipeline(transaction=False)
-        pipe.set(key, 0, ex=60, nx=True)
+        pipe.set(key, 0, ex=WINDOW, nx=True)
         pipe.incr(key)
         return pipe.execute()[1]
     if (counted := getattr(limits, "count", None)) is not None:
-        return counted(bucket, timeout=60)
-    limits.add(bucket, 0, timeout=60)  # a cache of another kind (a test's, a project's own): two calls
+        return counted(bucket, timeout=WINDOW)
+    limits.add(bucket, 0, timeout=WINDOW)  # a cache of another kind (a test's, a project's own): two calls
     return limits.incr(bucket)
