@@ -245,6 +245,21 @@ def result_locked(game: Game) -> TableResult | None:
     return TableResult.objects.select_for_update().filter(round_id=game.round_id, table=game.table).first()
 
 
+@dataclass(frozen=True)
+class TableHands:
+    """A table's result row, locked, and its last hand, read once for a hand's checks and its entry."""
+
+    result: TableResult | None
+    last: Hand | None
+
+
+def table_hands_locked(game: Game) -> TableHands:
+    """The table's result row locked for the rest of the transaction, and its last hand (None and None before
+    anything was entered)."""
+    result = result_locked(game)
+    return TableHands(result, result.hands.order_by("-number").first() if result else None)
+
+
 def _check_shape(game: Game, totals: Totals) -> None:
     """Refuse two sides' totals at a table of three, or three players' at a table of four (a page drawn before the
     seating changed)."""
@@ -480,8 +495,7 @@ def draft_confirm(game: Game, draft: Submission, *, side: str, name: str) -> Tab
     return _apply_draft(game, draft, confirmed_by=name)
 
 
-def _hand_result(game: Game) -> TableResult:
-    result = result_locked(game)
+def _hand_result(game: Game, result: TableResult | None) -> TableResult:
     if result is None:
         return TableResult(
             round_id=game.round_id,
@@ -498,23 +512,25 @@ def _hand_result(game: Game) -> TableResult:
     return result
 
 
-def hand_add(game: Game, *, hand: rules.Hand, user=None, key: str = "") -> HandAdded:
+def hand_add(game: Game, *, hand: rules.Hand, user=None, key: str = "", locked: TableHands | None = None) -> HandAdded:
     """Add the next hand to a table's game, score it under the night's rules and update the game score.
 
     The dealer of the first hand is the scorer's choice (N by default); after that the deal passes to the left.
     No hand makes a game final: a table's game is in when it says "Game over" (`table_finish`), so a table that
     kept its hands on paper may enter them all after the bell, and a mis-tapped last hand can still be undone.
-    The head table plays exactly its hands a game; another table up to the cap.
+    The head table plays exactly its hands a game; another table up to the cap. `locked`: the table's result and
+    last hand as the caller has just read them, in this transaction (`table_hands_locked`), not read again.
     """
     table = game.table
     if game.three:
         raise ValidationError(
             {"__all__": f"Table {table} is a table of three: its game goes in as each player's points, at the desk."}
         )
-    result = _hand_result(game)
+    locked = locked or table_hands_locked(game)
+    result = _hand_result(game, locked.result)
     if result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {table}'s game is over: no more hands. Undo the last to correct it."})
-    previous = result.hands.order_by("-number").first() if result.pk else None
+    previous = locked.last
     # The side the last hand went to: "on offense" only it can have reached the target; both at it, it took the bid.
     went_to = rules.score_hand(previous.as_rules_hand(), game.ruleset).winner if previous else None
     if (side := game.end.reached(result.ns_points, result.ew_points, went_to)) and result.pk:
@@ -571,12 +587,6 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None, key: str = "") -> HandA
     return HandAdded(record, head_table_done=done, reached=reached)
 
 
-def last_hand(game: Game) -> Hand | None:
-    """The table's last recorded hand, its result row locked (None when it has none)."""
-    result = result_locked(game)
-    return result.hands.order_by("-number").first() if result else None
-
-
 def hands_since(round_id: int, at: dt.datetime, *, except_table: int) -> bool:
     """Whether any other table of the round has recorded a hand since `at`."""
     return (
@@ -584,10 +594,10 @@ def hands_since(round_id: int, at: dt.datetime, *, except_table: int) -> bool:
     )
 
 
-def hand_take_back(game: Game) -> TableResult | None:
-    """Take back a table's last hand; its game is open again. None when no hand is left."""
-    result = result_locked(game)
-    last = result.hands.order_by("-number").first() if result else None
+def hand_take_back(game: Game, *, locked: TableHands | None = None) -> TableResult | None:
+    """Take back a table's last hand; its game is open again. None when no hand is left. `locked`: as `hand_add`'s."""
+    locked = locked or table_hands_locked(game)
+    result, last = locked.result, locked.last
     if result is None or last is None:
         raise ValidationError({"__all__": f"Table {game.table} has no hand to undo."})
     last.delete()

@@ -617,7 +617,11 @@ def _lock_for_scores(round_: Round, *, correction: bool = False, drawn_for: int 
 
 
 def _lock_for_hands(round_: Round, *, drawn_for: int | None = None) -> Round:
-    round_ = _lock(round_)
+    return _open_for_hands(_lock(round_), drawn_for=drawn_for)
+
+
+def _open_for_hands(round_: Round, *, drawn_for: int | None = None) -> Round:
+    """A round already locked by the caller, refused unless its tables' hands can be entered now."""
     _require_scores_open(round_)
     _check_drawn_for(round_, drawn_for)
     if round_.status == Status.SEATED:
@@ -845,10 +849,11 @@ def hand_record(
     if drawn_for and 0 < drawn_for < round_.number:  # a page drawn for a game now over: was it taken over?
         drawn = TableResult.objects.filter(round__night_id=round_.night_id, round__number=drawn_for, table=table)
         _taken_over(drawn.first(), table, drawn_for, round_.number)
-    round_ = _lock_for_hands(round_, drawn_for=drawn_for)
+    round_ = _open_for_hands(round_, drawn_for=drawn_for)
     game = _table(round_, table)
-    _taken_over(record.result_locked(game), table, round_.number, round_.number)
-    last = record.last_hand(game)
+    locked = record.table_hands_locked(game)
+    _taken_over(locked.result, table, round_.number, round_.number)
+    last = locked.last
     if number is not None and number != (last.number if last else 0) + 1:
         raise ValidationError(
             {
@@ -858,7 +863,7 @@ def hand_record(
                 else "This page was drawn for another hand: check the hands below. Nothing was saved."
             }
         )
-    added = record.hand_add(game, hand=hand, user=user, key=key)
+    added = record.hand_add(game, hand=hand, user=user, key=key, locked=locked)
     if added.head_table_done:
         ring(round_, reason=Cause.HEAD_TABLE, at=added.hand.recorded_at, hand=added.hand.number)
     _after_score(round_)
@@ -883,14 +888,15 @@ def hand_undo(
     the table's phone (`from_table`). `key` is the tap's one-time key: the same Undo sent again is the one already
     done, whatever has happened at the table since.
     """
-    if _action_done(_lock(round_), table, key):
+    round_ = _lock(round_)
+    if _action_done(round_, table, key):
         return TableResult.objects.filter(round=round_, table=table).first()
-    round_ = _lock_for_hands(round_, drawn_for=drawn_for)
+    round_ = _open_for_hands(round_, drawn_for=drawn_for)
     game = _table(round_, table)
-    result = record.result_locked(game)
+    locked = record.table_hands_locked(game)
+    result, last = locked.result, locked.last
     if from_table and result is not None and result.status == TableResult.Status.FINAL:
         raise ValidationError({"__all__": f"Table {table}'s game is in: ask the score keeper to change it."})
-    last = record.last_hand(game)
     if last_hand is not None and (last.number if last else 0) != last_hand:
         now = f"hand {last.number}" if last else "no hand"
         raise ValidationError(
@@ -910,7 +916,7 @@ def hand_undo(
             )
         unring(round_, reason=Cause.HEAD_TABLE_UNDO)
         game = services.scoring_game(round_, table)
-    result = record.hand_take_back(game)
+    result = record.hand_take_back(game, locked=locked)
     record.action_key_keep(game, kind="undo", key=key)
     Night.touch(round_.night_id)
     return result
@@ -943,9 +949,10 @@ def table_finish(
     (None). `key` is the tap's one-time key: the same Game over sent again is the one already done. `seen_hands` and
     `seen_score`: the hands and score the form was confirmed at (refused when the table's hands changed since).
     """
-    if _action_done(_lock(round_), table, key) and (done := TableResult.objects.filter(round=round_, table=table)):
+    round_ = _lock(round_)
+    if _action_done(round_, table, key) and (done := TableResult.objects.filter(round=round_, table=table)):
         return done.get()
-    round_ = _lock_for_hands(round_, drawn_for=drawn_for)
+    round_ = _open_for_hands(round_, drawn_for=drawn_for)
     if codes is not None and round_.night.confirm_results:
         for side in ("NS", "EW"):
             _code_side(round_, table, codes.get(side, ""), field=f"{side.lower()}_code", side=side)
