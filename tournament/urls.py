@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import converters  # noqa: F401 - registers <number:…>
 from .views import (
@@ -18,111 +18,122 @@ from .views import (
 
 app_name = "tournament"
 
+# Grouped by what each address starts with: the resolver tries a group's start once, and goes inside only where it
+# matches (a player's poll passes the organizer's sixty addresses of a night by one test, not by each of them).
+public_night = [  # public/nights/<night>/…: every phone in the hall polls these
+    path("", public.public_night, name="public_night"),
+    path("me/<number:player_id>/", public.player_page, name="player_page"),
+    path("display/", public.room_display, name="room_display"),
+    path("display/count/", public.room_count, name="room_count"),
+    path("me/", public.player_find, name="player_find"),
+    path("me/qr.svg", public.find_qr, name="find_qr"),
+    path("me/<number:player_id>/results/", player_results.results_by_code, name="results_by_code"),
+    path("signup/", signups.signup, name="signup"),
+    path("door/", signups.door, name="door"),
+    path("door/qr.svg", signups.door_qr, name="door_qr"),
+]
+
+public_signup = [  # public/signups/<key>/…
+    path("", signups.signup_page, name="signup_page"),
+    path("withdraw/", signups.signup_withdraw, name="signup_withdraw"),
+]
+
+# A player's results, by their results link alone (a token nobody can guess); no list of them anywhere.
+results = [  # results/<token>/…
+    path("", player_results.results_page, name="results"),
+    path("nights/<number:night_id>/", player_results.results_page, name="results_night"),
+    path("nights/<number:night_id>/results.pdf", player_results.results_pdf, name="results_pdf"),
+]
+
+an_entry = [  # nights/<night>/entries/<entry>/…
+    path("check-in/", players.entry_check_in, name="entry_check_in"),
+    path("remove/", players.entry_remove, name="entry_remove"),
+    path("active/", players.entry_active, name="entry_active"),
+    path("unlisted/", player_results.entry_unlisted, name="entry_unlisted"),
+]
+
+a_game = [  # nights/<night>/games/<game>/…
+    path("start/", rounds.round_start, name="round_start"),
+    path("close/", rounds.round_close, name="round_close"),
+    path("bell/", rounds.round_bell, name="round_bell"),
+    path("pause/", rounds.round_pause, name="round_pause"),
+    path("resume/", rounds.round_resume, name="round_resume"),
+    path("extend/", rounds.round_extend, name="round_extend"),
+    path("swap/", players.seating_swap, name="seating_swap"),
+]
+
+money_of_night = [  # nights/<night>/money/…
+    path("", money.money_page, name="money"),
+    path("prices/", money.money_settings, name="money_settings"),
+    path("<number:entry_id>/take/", money.money_take, name="money_take"),
+    path("<number:entry_id>/kind/", money.money_kind, name="money_kind"),
+    path("<number:entry_id>/refund/", money.money_refund, name="money_refund"),
+]
+
+a_night = [  # nights/<night>/…
+    path("", nights.night_detail, name="night_detail"),
+    path("live/", rounds.round_live, name="round_live"),
+    path("players/live/", players.players_live, name="players_live"),
+    path("games/<number:number>/", include(a_game)),
+    path("entries/<number:entry_id>/", include(an_entry)),
+    path("money/", include(money_of_night)),
+    path("settings/", nights.night_settings, name="night_settings"),
+    path("delete/", nights.night_delete, name="night_delete"),
+    path("signups/settings/", signups.signup_settings, name="signup_settings"),
+    path("signups/<number:signup_id>/<str:action>/", signups.signup_action, name="signup_action"),
+    path("pots/", money.pot_add, name="pot_add"),
+    path("pots/take/", money.pot_take, name="pot_take"),
+    path("draws/", money.draw_make, name="draw_make"),
+    path("draws/hide/", money.draw_hide, name="draw_hide"),
+    path("results/mail/", player_results.results_mail, name="results_mail"),
+    path("publish/", publish.night_publish, name="night_publish"),
+    path("publish/live/", publish.night_publish_live, name="night_publish_live"),
+    path("public-results/", club_site.night_results_public, name="night_results_public"),
+    path("players/add/", players.player_add, name="player_add"),
+    path("players/paste/", players.player_paste, name="player_paste"),
+    path("players/roster/", players.player_roster, name="player_roster"),
+    path("players/import/", players.player_import, name="player_import"),
+    path("substitute/", players.entry_substitute, name="entry_substitute"),
+    path("chart/", chart.chart_page, name="chart"),
+    path("chart/build/", chart.chart_build, name="chart_build"),
+    path("chart/number/", chart.chart_number, name="chart_number"),
+    path("fairness/", nights.night_fairness, name="night_fairness"),
+    path("fairness.json", nights.night_fairness, name="night_fairness_json"),
+    path("wishes/", wishes.wishes_page, name="wishes"),
+    path("draw/", rounds.night_draw, name="night_draw"),
+    path("keepers/add/", nights.keeper_add, name="keeper_add"),
+    path("keepers/<number:user_id>/remove/", nights.keeper_remove, name="keeper_remove"),
+    path("last-game/", rounds.night_last_game, name="night_last_game"),
+    path("hold/", rounds.night_hold, name="night_hold"),
+    path("seat-next/", rounds.night_seat_next, name="night_seat_next"),
+    path("end/", rounds.night_end, name="night_end"),
+    path("print/<number:job_id>/", sheets.print_job, name="print_job"),
+    path("backup.json", sheets.night_backup, name="night_backup"),
+    # The night's files, one view through the sheets' registry.
+    path("money.csv", sheets.download, {"key": "money-csv"}, name="money_csv"),
+    path("standings.csv", sheets.download, {"key": "standings-csv"}, name="standings_csv"),
+    path("hands.csv", sheets.download, {"key": "hands-csv"}, name="hands_csv"),
+    path("prize-sheet.pdf", sheets.download, {"key": "prizes"}, name="prize_sheet_pdf"),
+    path("reconciliation.pdf", sheets.download, {"key": "reconciliation"}, name="reconciliation_pdf"),
+    path("chart.pdf", sheets.download, {"key": "chart"}, name="wall_chart_pdf"),
+    path("standings.pdf", sheets.download, {"key": "standings"}, name="standings_pdf"),
+    path("tally-cards.pdf", sheets.download, {"key": "tally-cards"}, name="tally_cards_pdf"),
+    path("table-cards.pdf", sheets.download, {"key": "table-cards"}, name="table_cards_pdf"),
+    path("seating.pdf", sheets.download, {"key": "seating"}, name="seating_pdf"),
+    path("score-sheets.pdf", sheets.download, {"key": "score-sheets"}, name="score_sheets_pdf"),
+]
+
 urlpatterns = [
-    # First: every phone in the hall polls these, and the resolver tries the patterns in order.
-    path("public/nights/<number:night_id>/", public.public_night, name="public_night"),
-    path("public/nights/<number:night_id>/display/", public.room_display, name="room_display"),
-    path("public/nights/<number:night_id>/signup/", signups.signup, name="signup"),
-    path("public/signups/<str:key>/", signups.signup_page, name="signup_page"),
-    path("public/nights/<number:night_id>/door/", signups.door, name="door"),
-    path("public/nights/<number:night_id>/door/qr.svg", signups.door_qr, name="door_qr"),
-    path("public/signups/<str:key>/withdraw/", signups.signup_withdraw, name="signup_withdraw"),
-    path("nights/<number:night_id>/signups/settings/", signups.signup_settings, name="signup_settings"),
-    path("nights/<number:night_id>/players/live/", players.players_live, name="players_live"),
-    path("nights/<number:night_id>/money/", money.money_page, name="money"),
-    path("nights/<number:night_id>/settings/", nights.night_settings, name="night_settings"),
-    path("nights/<number:night_id>/delete/", nights.night_delete, name="night_delete"),
-    path("nights/<number:night_id>/money/prices/", money.money_settings, name="money_settings"),
-    path("nights/<number:night_id>/money/<number:entry_id>/take/", money.money_take, name="money_take"),
-    path("nights/<number:night_id>/money/<number:entry_id>/kind/", money.money_kind, name="money_kind"),
-    path("nights/<number:night_id>/money/<number:entry_id>/refund/", money.money_refund, name="money_refund"),
-    path("nights/<number:night_id>/pots/", money.pot_add, name="pot_add"),
-    path("nights/<number:night_id>/pots/take/", money.pot_take, name="pot_take"),
-    path("nights/<number:night_id>/draws/", money.draw_make, name="draw_make"),
-    path("nights/<number:night_id>/draws/hide/", money.draw_hide, name="draw_hide"),
-    path("nights/<number:night_id>/money.csv", sheets.download, {"key": "money-csv"}, name="money_csv"),
-    path("nights/<number:night_id>/prize-sheet.pdf", sheets.download, {"key": "prizes"}, name="prize_sheet_pdf"),
-    path(
-        "nights/<number:night_id>/reconciliation.pdf",
-        sheets.download,
-        {"key": "reconciliation"},
-        name="reconciliation_pdf",
-    ),
-    path(
-        "nights/<number:night_id>/signups/<number:signup_id>/<str:action>/",
-        signups.signup_action,
-        name="signup_action",
-    ),
-    path("public/nights/<number:night_id>/display/count/", public.room_count, name="room_count"),
-    path("public/nights/<number:night_id>/me/", public.player_find, name="player_find"),
-    path("public/nights/<number:night_id>/me/qr.svg", public.find_qr, name="find_qr"),
-    path("public/nights/<number:night_id>/me/<number:player_id>/", public.player_page, name="player_page"),
-    path(
-        "public/nights/<number:night_id>/me/<number:player_id>/results/",
-        player_results.results_by_code,
-        name="results_by_code",
-    ),
-    # A player's results, by their results link alone (a token nobody can guess); no list of them anywhere.
-    path("results/<str:token>/", player_results.results_page, name="results"),
-    path("results/<str:token>/nights/<number:night_id>/", player_results.results_page, name="results_night"),
-    path("results/<str:token>/nights/<number:night_id>/results.pdf", player_results.results_pdf, name="results_pdf"),
-    path("nights/<number:night_id>/results/mail/", player_results.results_mail, name="results_mail"),
-    path(
-        "nights/<number:night_id>/entries/<number:entry_id>/unlisted/",
-        player_results.entry_unlisted,
-        name="entry_unlisted",
-    ),
+    path("public/nights/<number:night_id>/", include(public_night)),
+    path("nights/<number:night_id>/", include(a_night)),
+    path("public/signups/<str:key>/", include(public_signup)),
+    path("results/<str:token>/", include(results)),
     # A venue's laptop publishing a night to its club's site (the club's key, no session): JSON in and out.
     path("c/<slug:slug>/publish/", publish.club_publish, name="club_publish"),
     path("club/site/", publish.club_site, name="club_site"),
-    path("nights/<number:night_id>/publish/", publish.night_publish, name="night_publish"),
-    path("nights/<number:night_id>/publish/live/", publish.night_publish_live, name="night_publish_live"),
-    # The club's public results at its short address, and the night page's switch that puts a night on them.
+    # The club's public results at its short address.
     path("public/c/<slug:slug>/", club_site.club_results, name="club_results"),
-    path("nights/<number:night_id>/public-results/", club_site.night_results_public, name="night_results_public"),
     path("", nights.night_list, name="night_list"),
     path("nights/new/", nights.night_create, name="night_create"),
     path("nights/restore/", nights.night_restore, name="night_restore"),
-    path("nights/<number:night_id>/standings.csv", sheets.download, {"key": "standings-csv"}, name="standings_csv"),
-    path("nights/<number:night_id>/hands.csv", sheets.download, {"key": "hands-csv"}, name="hands_csv"),
-    path("nights/<number:night_id>/backup.json", sheets.night_backup, name="night_backup"),
-    path("nights/<number:night_id>/", nights.night_detail, name="night_detail"),
-    path("nights/<number:night_id>/players/add/", players.player_add, name="player_add"),
-    path("nights/<number:night_id>/players/paste/", players.player_paste, name="player_paste"),
-    path("nights/<number:night_id>/players/roster/", players.player_roster, name="player_roster"),
-    path("nights/<number:night_id>/players/import/", players.player_import, name="player_import"),
-    path("nights/<number:night_id>/entries/<number:entry_id>/check-in/", players.entry_check_in, name="entry_check_in"),
-    path("nights/<number:night_id>/entries/<number:entry_id>/remove/", players.entry_remove, name="entry_remove"),
-    path("nights/<number:night_id>/entries/<number:entry_id>/active/", players.entry_active, name="entry_active"),
-    path("nights/<number:night_id>/substitute/", players.entry_substitute, name="entry_substitute"),
-    path("nights/<number:night_id>/games/<number:number>/swap/", players.seating_swap, name="seating_swap"),
-    path("nights/<number:night_id>/chart/", chart.chart_page, name="chart"),
-    path("nights/<number:night_id>/chart/build/", chart.chart_build, name="chart_build"),
-    path("nights/<number:night_id>/chart/number/", chart.chart_number, name="chart_number"),
-    path("nights/<number:night_id>/chart.pdf", sheets.download, {"key": "chart"}, name="wall_chart_pdf"),
-    path("nights/<number:night_id>/fairness/", nights.night_fairness, name="night_fairness"),
-    path("nights/<number:night_id>/wishes/", wishes.wishes_page, name="wishes"),
-    path("nights/<number:night_id>/fairness.json", nights.night_fairness, name="night_fairness_json"),
-    path("nights/<number:night_id>/draw/", rounds.night_draw, name="night_draw"),
-    path("nights/<number:night_id>/keepers/add/", nights.keeper_add, name="keeper_add"),
-    path("nights/<number:night_id>/keepers/<number:user_id>/remove/", nights.keeper_remove, name="keeper_remove"),
-    path("nights/<number:night_id>/games/<number:number>/start/", rounds.round_start, name="round_start"),
-    path("nights/<number:night_id>/last-game/", rounds.night_last_game, name="night_last_game"),
-    path("nights/<number:night_id>/hold/", rounds.night_hold, name="night_hold"),
-    path("nights/<number:night_id>/seat-next/", rounds.night_seat_next, name="night_seat_next"),
-    path("nights/<number:night_id>/end/", rounds.night_end, name="night_end"),
-    path("nights/<number:night_id>/live/", rounds.round_live, name="round_live"),
-    path("nights/<number:night_id>/games/<number:number>/close/", rounds.round_close, name="round_close"),
-    path("nights/<number:night_id>/standings.pdf", sheets.download, {"key": "standings"}, name="standings_pdf"),
-    path("nights/<number:night_id>/tally-cards.pdf", sheets.download, {"key": "tally-cards"}, name="tally_cards_pdf"),
-    path("nights/<number:night_id>/table-cards.pdf", sheets.download, {"key": "table-cards"}, name="table_cards_pdf"),
-    path("nights/<number:night_id>/print/<number:job_id>/", sheets.print_job, name="print_job"),
-    path("nights/<number:night_id>/seating.pdf", sheets.download, {"key": "seating"}, name="seating_pdf"),
-    path(
-        "nights/<number:night_id>/score-sheets.pdf", sheets.download, {"key": "score-sheets"}, name="score_sheets_pdf"
-    ),
-    path("nights/<number:night_id>/games/<number:number>/bell/", rounds.round_bell, name="round_bell"),
-    path("nights/<number:night_id>/games/<number:number>/pause/", rounds.round_pause, name="round_pause"),
-    path("nights/<number:night_id>/games/<number:number>/resume/", rounds.round_resume, name="round_resume"),
-    path("nights/<number:night_id>/games/<number:number>/extend/", rounds.round_extend, name="round_extend"),
 ]

@@ -62,15 +62,15 @@ def _routes():
     """Every address of the two apps: (namespaced name, the names of its parameters, its fixed arguments)."""
     found = []
 
-    def walk(patterns, namespace):
+    def walk(patterns, namespace, prefix, converters):
         for item in patterns:
-            if isinstance(item, URLResolver):
-                walk(item.url_patterns, item.namespace or namespace)
+            route, params = prefix + str(item.pattern), converters | set(item.pattern.converters)
+            if isinstance(item, URLResolver):  # an app's addresses, or a group of them under a common start
+                walk(item.url_patterns, item.namespace or namespace, route, params)
             elif isinstance(item, URLPattern) and namespace in {"tournament", "scoring"} and item.name:
-                route = str(item.pattern)
-                found.append((f"{namespace}:{item.name}", route, sorted(item.pattern.converters), item.default_args))
+                found.append((f"{namespace}:{item.name}", route, sorted(params), item.default_args))
 
-    walk(get_resolver().url_patterns, None)
+    walk(get_resolver().url_patterns, None, "", set())
     return found
 
 
