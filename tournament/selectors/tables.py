@@ -232,21 +232,23 @@ def three_score(seats: dict[str, str], result: TableResult | None) -> str:
     return " · ".join(f"{seats.get(seat, seat)} {points[seat]}" for seat in order)
 
 
-def desk_rows(round_: Round) -> list[DeskRow]:
-    """Every table of a game with its state, for the keeper's desk (three queries)."""
+def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
+    """Every table of a game with its state, for the keeper's desk (three queries); `table`: that table's row alone
+    (a row saved at the desk is drawn again without reading the other tables)."""
     names: dict[int, dict[str, str]] = {}
-    seated = round_.seatings.annotate(entry_name=entry_name())
-    for table, seat, name in seated.values_list("table", "seat", "entry_name"):
-        names.setdefault(table, {})[seat] = name
-    results = {r.table: r for r in TableResult.objects.filter(round=round_)}
+    only = {} if table is None else {"table": table}
+    seated = round_.seatings.filter(**only).annotate(entry_name=entry_name())
+    for at, seat, name in seated.values_list("table", "seat", "entry_name"):
+        names.setdefault(at, {})[seat] = name
+    results = {r.table: r for r in TableResult.objects.filter(round=round_, **only)}
     waiting: dict[int, list[Submission]] = {}
     for submission in Submission.objects.filter(
-        round=round_, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
+        round=round_, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED], **only
     ).order_by("number"):
         waiting.setdefault(submission.table, []).append(submission)
     rows = []
-    for table in sorted(names):
-        seats, result, pending = names[table], results.get(table), waiting.get(table, [])
+    for at in sorted(names):
+        seats, result, pending = names[at], results.get(at), waiting.get(at, [])
         if result is not None and result.status == TableResult.Status.FINAL:
             status = DeskState.IN
         elif any(s.status == Submission.Status.DISPUTED for s in pending):
@@ -260,7 +262,7 @@ def desk_rows(round_: Round) -> list[DeskRow]:
         if is_three(seats):  # a table of three: no sides, three players each for themselves
             rows.append(
                 DeskRow(
-                    table,
+                    at,
                     f"{seats.get('N', '?')}, {seats.get('E', '?')}",
                     seats.get("S", "?"),
                     result,
@@ -272,7 +274,7 @@ def desk_rows(round_: Round) -> list[DeskRow]:
             continue
         rows.append(
             DeskRow(
-                table=table,
+                table=at,
                 ns=f"{seats.get('N', '?')} & {seats.get('S', '?')}",
                 ew=f"{seats.get('E', '?')} & {seats.get('W', '?')}",
                 result=result,

@@ -111,7 +111,7 @@ def desk_live(request, night_id: int, number: int):
 def desk_save(request, night_id: int, number: int, table: int):
     night = get_object_or_404(Night, pk=night_id)
     round_ = get_object_or_404(Round, night=night, number=number)
-    row = next((r for r in desk_rows(round_) if r.table == table), None)
+    row = next(iter(desk_rows(round_, table=table)), None)
     if row is None:
         return HttpResponse(status=404)
     form = _form(row, round_, data=request.POST)
@@ -132,7 +132,7 @@ def desk_save(request, night_id: int, number: int, table: int):
         context = _desk(night, round_)
         context["rows"] = [(r, form if r.table == table else f) for r, f in context["rows"]]
         return TemplateResponse(request, TEMPLATE, context)
-    row = next(r for r in desk_rows(round_) if r.table == table)
+    (row,) = desk_rows(round_, table=table)
     if saved:
         form = _form(row, round_)
     context = {"night": night, "round": round_, "row": row, "form": form, "saved": saved}
