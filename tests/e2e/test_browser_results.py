@@ -45,3 +45,44 @@ def test_the_results_page_reads_on_a_phone_with_large_text_and_on_a_wide_screen(
     assert wide.evaluate("document.documentElement.scrollWidth") <= WIDE["width"]
     axe(wide, "results-1920")
     wide.screenshot(path=str(ARTIFACTS / "results-1920.png"))
+
+
+def test_the_club_s_public_results_read_on_a_phone_with_large_text_and_on_a_wide_screen(live_server, browser):
+    """The club's page at its short address (#38): its opted-in nights with their winners, read on a phone at twice
+    the text size and on a wide screen, axe-core on each; a player off public lists is not named."""
+    from tournament.models import Night, Player
+    from tournament.rehearsal import simulate
+    from tournament.selectors import night_standings
+    from tournament.services import clubs
+
+    club = clubs.club_add(name="Saint Brigid's Parish Euchre Club", slug="st-brigids")
+    nights = [
+        simulate(players=12, rounds=3, seed=seed, name=name, club=club)
+        for seed, name in ((4, "Advent Social"), (5, "Shrove Tuesday Night"))
+    ]
+    Night.objects.filter(pk__in=[night.pk for night in nights]).update(results_public=True)
+    winners = {row.name: row for night in nights for row in night_standings(night).high}
+    shy_name, shy = next(iter(winners.items()))
+    Player.objects.filter(pk=shy.player_id).update(unlisted=True)
+    url = f"{live_server.url}/public/c/{club.slug}/"
+
+    phone = browser.new_page(viewport=PHONE)
+    phone.goto(url)
+    text = phone.locator("body").inner_text()
+    assert club.name in text and "Advent Social" in text and "Shrove Tuesday Night" in text
+    assert shy_name not in text and "A player" in text  # the prize is there, the name is not
+    assert any(name in text for name in winners if name != shy_name)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    axe(phone, "club-390")
+    setting = larger_text(phone)
+    phone.goto(url)
+    assert phone.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert phone.evaluate(CUT, "h1, h2") == []
+    phone.screenshot(path=str(ARTIFACTS / "club-390-200-percent.png"), full_page=True)
+    setting.detach()
+    wide = browser.new_page(viewport=WIDE)
+    wide.goto(url)
+    assert wide.evaluate("document.documentElement.scrollWidth") <= WIDE["width"]
+    axe(wide, "club-1920")
+    wide.screenshot(path=str(ARTIFACTS / "club-1920.png"))
