@@ -79,3 +79,28 @@ def test_add_organizer_on_the_laptop_needs_no_club(capsys):
     assert get_user_model().objects.get(username="second").membership.club == club
     call_command("add_organizer", "third", club=club.slug)  # naming the one club is fine too
     assert get_user_model().objects.get(username="third").membership.club == club
+
+
+def test_each_club_of_a_hosted_server_loads_its_own_demo_night_once(capsys, client):
+    """The demo is one file; each club that loads it gets its own night (its own identity, so its backup restores
+    and publishes as that club's), once."""
+    from tournament import backup
+    from tournament.models import Night
+
+    maple, birch = clubs.club_add(name="Maple Leaf Euchre"), clubs.club_add(name="Birch Euchre Club")
+    call_command("load_demo", club=maple.slug)
+    call_command("load_demo", club=birch.slug)
+    ours, theirs = (Night.objects.get(club=club, name__startswith="Demo") for club in (maple, birch))
+    assert ours.uid != theirs.uid
+    assert ours.entries.count() == theirs.entries.count() == 24
+    assert {entry.player.club_id for entry in theirs.entries.select_related("player")} == {birch.pk}
+    for night in (ours, theirs):
+        backup.checks.check(backup.checks.parse(backup.night_backup_bytes(night)))
+    from scoring.models import TableLink
+
+    for night in (ours, theirs):  # each night's table links are its own and open its tables
+        link = TableLink.objects.filter(night=night, active=True).order_by("table").first()
+        assert client.get(f"/t/{link.token}/").status_code == 200
+    with pytest.raises(CommandError, match="already loaded"):
+        call_command("load_demo", club=birch.slug)
+    assert Night.objects.filter(name__startswith="Demo").count() == 2

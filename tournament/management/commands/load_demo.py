@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tempfile
+import uuid
 from pathlib import Path
 
 from django.apps import apps
@@ -56,6 +58,36 @@ def renumbered(rows: list[dict], club_id: int) -> list[dict]:
     return out
 
 
+def demo_uid(rows: list[dict], club_id: int) -> str:
+    """The demo night's identity for club `club_id`: the file's own for a server's first club (a laptop that loaded
+    it before knows it so), another for each other club, so that each club of a hosted server can load its own."""
+    uid = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night")
+    first = Club.objects.order_by("pk").values_list("pk", flat=True).first()
+    return uid if club_id == first else str(uuid.uuid5(uuid.UUID(uid), f"club:{club_id}"))
+
+
+def own_identity(rows: list[dict], uid: str) -> list[dict]:
+    """The rows with the night's identity `uid`, and every other value that must be one of a kind on a server (a
+    table link's token) made from it; with the file's own identity, the file's own values."""
+    own = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night") == uid
+    for row in rows:
+        model = apps.get_model(row["model"])
+        for field in model._meta.concrete_fields:
+            value = row["fields"].get(field.name)
+            if not field.unique or field.primary_key or value is None:
+                continue
+            if model is Night and field.name == "uid":
+                row["fields"]["uid"] = uid
+            elif isinstance(value, str) and not own:
+                row["fields"][field.name] = _derived(value, uid)
+    return rows
+
+
+def _derived(value: str, uid: str) -> str:
+    """Another value of the same length, made from `value` and the night's identity (letters and digits)."""
+    return hashlib.sha256(f"{uid}:{value}".encode()).hexdigest()[: len(value)]
+
+
 class Command(BaseCommand):
     help = "Load the demo night, unless it is already there. Never touches other nights."
 
@@ -71,12 +103,13 @@ class Command(BaseCommand):
         except ValidationError as error:
             raise CommandError("This server holds several clubs: say which with --club.") from error
         rows = json.loads(FIXTURE.read_text(encoding="utf-8"))
-        uid = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night")
+        uid = demo_uid(rows, club_id)
         if Night.objects.filter(uid=uid).exists():
             raise CommandError("The demo night is already loaded; delete it in the admin first to load it afresh.")
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "demo_night.json"
-            path.write_text(json.dumps(renumbered(rows, club_id), ensure_ascii=False), encoding="utf-8")
+            made = own_identity(renumbered(rows, club_id), uid)
+            path.write_text(json.dumps(made, ensure_ascii=False), encoding="utf-8")
             try:
                 with transaction.atomic():
                     call_command("loaddata", str(path), verbosity=0)
