@@ -7,6 +7,7 @@ import time
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 
 from tournament import selectors
@@ -100,6 +101,23 @@ class ClubMiddleware:
         if "season_id" in kwargs and not selectors.season_is_theirs(request.user, kwargs["season_id"]):
             raise Http404("No such season here.")
         return None
+
+
+class NotAllowedMiddleware:
+    """An address opened in a way it does not take (a GET of an address a form sends to, typed or bookmarked) says
+    so in words and offers a way on, not an empty page with 405 (Django's `require_POST` answers with no body)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 405 and not response.content:
+            parts = request.path.split("/")
+            back = f"/t/{parts[2]}/" if len(parts) > 3 and parts[1] == "t" else "/"  # a table's phone: its page
+            response.content = render_to_string("405.html", {"back": back}, request=request).encode()
+            response["Content-Type"] = "text/html; charset=utf-8"
+        return response
 
 
 class HtmxVaryMiddleware:

@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.NotAllowedMiddleware",
     "config.middleware.HtmxVaryMiddleware",
     "config.middleware.DatabaseDownMiddleware",
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login

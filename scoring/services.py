@@ -529,7 +529,9 @@ def hand_add(game: Game, *, hand: rules.Hand, user=None, key: str = "", locked: 
     locked = locked or table_hands_locked(game)
     result = _hand_result(game, locked.result)
     if result.status == TableResult.Status.FINAL:
-        raise ValidationError({"__all__": f"Table {table}'s game is over: no more hands. Undo the last to correct it."})
+        raise ValidationError(
+            {"__all__": f"Table {table}'s game is in: no more hands. To correct it, ask the score keeper."}
+        )
     previous = locked.last
     # The side the last hand went to: "on offense" only it can have reached the target; both at it, it took the bid.
     went_to = rules.score_hand(previous.as_rules_hand(), game.ruleset).winner if previous else None

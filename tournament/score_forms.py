@@ -138,13 +138,21 @@ class RulesForm(forms.Form):
 CODE_ERRORS = {"required": "Type the code printed on your tally card."}
 
 
+class CodeInput(forms.TextInput):
+    """A code box drawn empty every time, a refused form's too: a code typed on the table's shared phone is not
+    shown back to whoever picks the phone up next (the README: a player's code is on no page)."""
+
+    def format_value(self, value):
+        return None
+
+
 def code_field(label: str) -> forms.CharField:
     """A confirmation code, typed from a tally card (four digits; spaces forgiven)."""
     return forms.CharField(
         label=label,
         max_length=12,
         error_messages=CODE_ERRORS,
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 6}),
+        widget=CodeInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 6}),
     )
 
 

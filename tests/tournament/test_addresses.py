@@ -56,3 +56,24 @@ def test_a_link_at_an_address_the_site_does_not_answer_to_says_so(client, night,
     # a form posted from such an address is still told that it was not sent
     response = client.post(f"/public/nights/{night.pk}/signup/", {"name": "Ann"}, HTTP_HOST="laptop.local")
     assert response.status_code == 400 and "That was not sent" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/nights/{night}/games/1/tables/1/score/",
+        "/nights/{night}/games/1/tables/1/desk/",
+        "/nights/{night}/draw/",
+    ],
+)
+def test_opening_an_address_a_form_sends_to_says_so_in_words(organizer_client, night, path):
+    response = organizer_client.get(path.format(night=night.pk))
+    body = response.content.decode()
+    assert response.status_code == 405 and response["Allow"]
+    assert "Not a page to open" in body and "Nothing was saved or changed." in body
+
+
+def test_a_table_phone_opening_a_form_s_address_is_led_back_to_its_table(client, night):
+    response = client.get("/t/some-token/hands/add/")
+    assert response.status_code == 405
+    assert 'href="/t/some-token/"' in response.content.decode()

@@ -152,6 +152,8 @@ def test_pepper_on_offense_the_tables_phone_asks_too(client):
     shown = unescape(client.post(reverse("scoring:link_submit", args=[link.token]), post, **HTMX).content.decode())
     assert "42 counts only on offense: say which team won the last hand" in shown
     assert not Submission.objects.exists()
+    # the page asks again with the code box empty: the player's code is not left on the table's shared phone
+    assert 'name="code"' in shown and post["code"] not in shown
 
 
 # 4. Tables of three at a points target.
