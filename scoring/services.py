@@ -306,11 +306,16 @@ def _totals_stored(
         _check_totals(game, ns_points, ew_points, hands_played, totals.sure, last_hand_winner)
     hands = result.hands.count() if result is not None and result.entry == TableResult.Entry.HANDS else 0
     if hands and result is not None and not (reason or totals.take_over):
+        counted = f"{hands} hand{'s' if hands != 1 else ''}"
+        state = (
+            f"'s game is in, entered hand by hand at the table ({counted}, "
+            if result.status == TableResult.Status.FINAL
+            else f" is entering hand by hand ({counted} so far, "
+        )
         raise ValidationError(
             {
-                "take_over": f"Table {table} is entering hand by hand ({hands} hand{'s' if hands != 1 else ''} "
-                f"so far, {result.ns_points}–{result.ew_points}). Tick “take over” to replace its hands by "
-                "this total."
+                "take_over": f"Table {table}{state}{result.ns_points}–{result.ew_points}). Tick “take over” to "
+                "replace its hands by this total."
             }
         )
     if result is not None and totals.expected_version != result.version:

@@ -889,7 +889,7 @@ def hand_undo(
     done, whatever has happened at the table since.
     """
     round_ = _lock(round_)
-    if _action_done(round_, table, key):
+    if _action_done(round_, table, key, "undo"):
         return TableResult.objects.filter(round=round_, table=table).first()
     round_ = _open_for_hands(round_, drawn_for=drawn_for)
     game = _table(round_, table)
@@ -922,12 +922,18 @@ def hand_undo(
     return result
 
 
-def _action_done(round_: Round, table: int, key: str) -> bool:
-    """Whether an Undo or a Game over with this one-time key was already done here (a key used at another table or
-    game is refused)."""
+def _action_done(round_: Round, table: int, key: str, kind: str) -> bool:
+    """Whether an Undo or a Game over (`kind`) with this one-time key was already done here. A key used at another
+    table or game is refused; so is a key of the page's other button (an Undo from a page whose Game over was sent),
+    in words, rather than answered as if it were done."""
     earlier = record.action_key_used(key)
     if earlier is not None and (earlier.round_id, earlier.table) != (round_.pk, table):
         raise ValidationError({"__all__": "This was already sent for another table or game: nothing was done."})
+    if earlier is not None and earlier.kind != kind:
+        done = "“Game over”" if earlier.kind == "finish" else "an Undo"
+        raise ValidationError(
+            {"__all__": f"This page sent {done} already: reload it to see the table as it is now. Nothing was done."}
+        )
     return earlier is not None
 
 
@@ -950,7 +956,7 @@ def table_finish(
     `seen_score`: the hands and score the form was confirmed at (refused when the table's hands changed since).
     """
     round_ = _lock(round_)
-    if _action_done(round_, table, key) and (done := TableResult.objects.filter(round=round_, table=table)):
+    if _action_done(round_, table, key, "finish") and (done := TableResult.objects.filter(round=round_, table=table)):
         return done.get()
     round_ = _open_for_hands(round_, drawn_for=drawn_for)
     if codes is not None and round_.night.confirm_results:

@@ -477,6 +477,41 @@ def test_the_desk_takes_over_a_table_that_started_hand_by_hand_and_says_so(clien
     assert entry.reason == "the keeper took over from hand-by-hand entry"
 
 
+def test_the_desk_and_the_history_say_a_table_is_in_from_its_phone(client, keeper, playing):
+    """A table that said Game over from its phone is in: the desk's refusal and the table's history say so (they
+    said "entering hand by hand" and "nothing entered yet")."""
+    link = link_for(playing, 2)
+    add = reverse("scoring:link_hand_add", args=[link.token])
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1"}, **HTMX)
+    client.post(add, {"maker": "E", "tricks": "5", "game": "1"}, **HTMX)
+    client.post(reverse("scoring:link_finish", args=[link.token]), {**finish_codes(playing, 2), "game": "1"}, **HTMX)
+    result = TableResult.objects.get(table=2)
+    assert result.status == "final"
+    client.force_login(keeper)
+    save = reverse("scoring:desk_save", args=[playing.night_id, 1, 2])
+    row = {"t2-ns_points": "9", "t2-ew_points": "7", "t2-key": "desk-in", "t2-version": str(result.version)}
+    refused = unescape(client.post(save, row, **HTMX).content.decode())
+    assert "Table 2's game is in, entered hand by hand at the table (2 hands, 1–2). Tick “take over”" in refused
+    history = unescape(client.get(reverse("scoring:table_history", args=[playing.night_id, 1, 2])).content.decode())
+    assert "Entered hand by hand at the table: 2 hands, N–S 1, E–W 2, and in" in history
+    assert "Nothing entered for this table yet" not in history
+
+
+def test_an_undo_from_a_page_whose_game_over_was_sent_is_refused_in_words(client, playing):
+    """The hand page's Undo and Game over share the page's one-time key: an Undo sent with the key its Game over
+    used is told so, not answered as if it were done."""
+    link = link_for(playing, 2)
+    add = reverse("scoring:link_hand_add", args=[link.token])
+    client.post(add, {"maker": "N", "tricks": "3", "game": "1"}, **HTMX)
+    sent = {**finish_codes(playing, 2), "game": "1", "key": "page-key-000000001"}
+    client.post(reverse("scoring:link_finish", args=[link.token]), sent, **HTMX)
+    assert TableResult.objects.get(table=2).status == "final"
+    undo = reverse("scoring:link_hand_undo", args=[link.token])
+    answer = unescape(client.post(undo, {"game": "1", "hand": "1", "key": "page-key-000000001"}, **HTMX).content.decode())
+    assert "This page sent “Game over” already: reload it to see the table as it is now. Nothing was done." in answer
+    assert TableResult.objects.get(table=2).hands.count() == 1
+
+
 # ---- paper totals: the impossible refused, the unusual asked about once ------------------------------------------
 
 

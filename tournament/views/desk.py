@@ -142,7 +142,13 @@ def desk_save(request, night_id: int, number: int, table: int):
 @keeper_required
 def table_history(request, night_id: int, number: int, table: int):
     round_ = get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
-    context = {"night": round_.night, "round": round_, "table": table, "entries": history_of(round_, table)}
+    context = {
+        "night": round_.night,
+        "round": round_,
+        "table": table,
+        "entries": history_of(round_, table),
+        "result": TableResult.objects.filter(round=round_, table=table).first(),
+    }
     return TemplateResponse(request, "scoring/table_history.html", context)
 
 
