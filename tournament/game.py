@@ -41,7 +41,7 @@ from .services.nights import require_unfinished
 
 # Wrong confirmation codes a table may type in one game; after that only the keeper enters its score. With four
 # digits, guessing one of the other side's two codes within them is a chance in a thousand.
-CODE_MISSES = 5
+CODE_MISSES = CodeMiss.LIMIT
 
 Status = Round.Status
 
@@ -680,10 +680,8 @@ def _code_side(
     """The side (and the name) of the player at `table` whose confirmation code is `code`; `side`: it must be that
     side's; `seat` (a table of three): the player's seat instead of a side. A table that has typed too many wrong
     codes this game is sent to the keeper."""
-    if CodeMiss.objects.filter(round=round_, table=table).count() >= CODE_MISSES:
-        raise ValidationError(
-            {field: "Too many wrong codes at this table this game: the score keeper enters this table's score."}
-        )
+    if CodeMiss.locked(round_.pk, table):
+        raise ValidationError({field: CodeMiss.LOCKED})
     code = code.strip()
     seated = dict(Seating.objects.filter(round=round_, table=table).values_list("player_id", "seat"))
     holder = (

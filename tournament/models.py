@@ -973,11 +973,19 @@ class CodeMiss(models.Model):
     table = models.PositiveSmallIntegerField()
     at = models.DateTimeField(default=timezone.now)
 
+    LIMIT = 5  # wrong codes a table may type in a game before only the keeper enters its score
+    LOCKED = "Too many wrong codes at this table this game: the score keeper enters this table's score."
+
     class Meta:
         ordering = ["round_id", "table", "at"]
 
     def __str__(self) -> str:
         return f"A wrong code at table {self.table} in {self.round}"
+
+    @classmethod
+    def locked(cls, round_id: int, table: int) -> bool:
+        """Whether the table has typed too many wrong codes this game (one query)."""
+        return cls.objects.filter(round_id=round_id, table=table).count() >= cls.LIMIT
 
 
 class Bye(models.Model):

@@ -430,6 +430,11 @@ def test_a_table_gets_five_wrong_codes_a_game_then_only_the_keeper_enters_its_sc
     )
     assert "Too many wrong codes at this table this game: the score keeper enters this table's score." in page
     assert not TableResult.objects.filter(table=2).exists()
+    # the table's page says so as soon as it is opened again, before anyone types a score; the other tables' do not
+    opened = unescape(client.get(reverse("scoring:table_link", args=[link.token])).content.decode())
+    assert "Too many wrong codes at this table this game: the score keeper enters this table's score." in opened
+    other = unescape(client.get(reverse("scoring:table_link", args=[link_for(playing, 1).token])).content.decode())
+    assert "Too many wrong codes" not in other
     # Another table is not held back by table 2's misses.
     game.table_draft_submit(round_=playing, table=1, code=code_at(playing, 1, "N"), ns_points=6, ew_points=2)
     game.table_draft_confirm(round_=playing, table=1, draft_number=1, code=code_at(playing, 1, "W"))
@@ -507,7 +512,9 @@ def test_an_undo_from_a_page_whose_game_over_was_sent_is_refused_in_words(client
     client.post(reverse("scoring:link_finish", args=[link.token]), sent, **HTMX)
     assert TableResult.objects.get(table=2).status == "final"
     undo = reverse("scoring:link_hand_undo", args=[link.token])
-    answer = unescape(client.post(undo, {"game": "1", "hand": "1", "key": "page-key-000000001"}, **HTMX).content.decode())
+    answer = unescape(
+        client.post(undo, {"game": "1", "hand": "1", "key": "page-key-000000001"}, **HTMX).content.decode()
+    )
     assert "This page sent “Game over” already: reload it to see the table as it is now. Nothing was done." in answer
     assert TableResult.objects.get(table=2).hands.count() == 1
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from scoring.models import Submission, TableLink, TableResult
 from scoring.seats import is_three
 from tournament.forms import apply_errors
-from tournament.models import Round, entry_name
+from tournament.models import CodeMiss, Round, entry_name
 
 from .. import game, selectors
 from ..score_forms import ConfirmForm, FinishForm, TableScoreForm
@@ -136,6 +136,10 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
             initial={"key": Submission.new_key()}, confirm=link.night.confirm_results, three=seats if three else None
         ),
         "confirm_form": extra.pop("confirm_form", None) or ConfirmForm(),
+        # The table's codes refused for the rest of the game: said when the page is drawn, not only at a save.
+        "codes_locked": CodeMiss.LOCKED
+        if round_ is not None and round_.open and link.night.confirm_results and CodeMiss.locked(round_.pk, link.table)
+        else "",
         "stamp": selectors.table_stamp(link.night_id, round_.pk if round_ else None, link.table),
         "oob": poll,  # a poll's answer replaces the entry as a twin; every htmx answer brings the poller
         "poll_oob": True,
