@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
 from tournament import selectors
@@ -113,8 +114,9 @@ class NotAllowedMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         if response.status_code == 405 and not response.content:
-            parts = request.path.split("/")
-            back = f"/t/{parts[2]}/" if len(parts) > 3 and parts[1] == "t" else "/"  # a table's phone: its page
+            match = request.resolver_match
+            table_phone = match is not None and "token" in match.kwargs and match.route.startswith("t/")
+            back = reverse("scoring:table_link", args=[match.kwargs["token"]]) if table_phone else "/"
             response.content = render_to_string("405.html", {"back": back}, request=request).encode()
             response["Content-Type"] = "text/html; charset=utf-8"
         return response

@@ -41,7 +41,6 @@ from .services.nights import require_unfinished
 
 # Wrong confirmation codes a table may type in one game; after that only the keeper enters its score. With four
 # digits, guessing one of the other side's two codes within them is a chance in a thousand.
-CODE_MISSES = CodeMiss.LIMIT
 
 Status = Round.Status
 

@@ -50,3 +50,40 @@ def test_a_button_sent_with_no_connection_says_so_not_too_many_requests(live_ser
     alert = page.wait_for_selector("form .answer-error")
     assert alert.text_content() == "Not sent: no connection. Try again."
     assert night.entries.count() == 0
+
+
+def test_the_refusal_pages_read_on_a_phone(live_server, browser, settings):
+    """The pages a phone meets when something is not as it should be (#38 and the phones' trial), on a 390×844
+    phone with axe-core: a table locked after five wrong codes, a form's address opened, a link at a host the site
+    does not answer to."""
+    from scoring.models import TableLink
+    from tests.conftest import register
+    from tournament import game, services
+    from tournament.models import CodeMiss
+
+    night = services.night_create(name="Refusals night")
+    register(night, 8)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=2))
+    services.table_links_ensure(night=night)
+    link = TableLink.objects.get(night=night, table=1, active=True)
+    CodeMiss.objects.bulk_create([CodeMiss(round=round_, table=1) for _ in range(CodeMiss.LIMIT)])
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+
+    page.goto(f"{live_server.url}/t/{link.token}/")
+    assert page.get_by_role("alert").first.inner_text() == CodeMiss.LOCKED
+    page.screenshot(path=str(ARTIFACTS / "refused-locked-table.png"), full_page=True)
+    axe(page, "refused-locked-table")
+
+    page.goto(f"{live_server.url}/t/{link.token}/hands/add/")
+    assert page.locator("h1").inner_text() == "Not a page to open"
+    page.click("text=Back to your table's page")
+    assert page.url.endswith(f"/t/{link.token}/")
+    page.goto(f"{live_server.url}/t/{link.token}/hands/add/")
+    page.screenshot(path=str(ARTIFACTS / "refused-405.png"))
+    axe(page, "refused-405")
+
+    settings.ALLOWED_HOSTS = ["results.example.org"]
+    page.goto(f"{live_server.url}/public/nights/{night.pk}/")
+    assert page.locator("h1").inner_text() == "That page could not be opened"
+    page.screenshot(path=str(ARTIFACTS / "refused-host.png"))
+    axe(page, "refused-host")

@@ -24,27 +24,38 @@ def _results_url(base: str) -> tuple[str, str]:
     return entry.name, base + reverse("tournament:results", args=[entry.player.results_token])
 
 
-def test_the_results_page_reads_on_a_phone_with_large_text_and_on_a_wide_screen(live_server, browser):
-    name, url = _results_url(live_server.url)
+def _reads_on_a_phone_and_a_wide_screen(browser, url: str, name: str, cut: str, check) -> None:
+    """The page at `url` on a 390×844 phone (`check(page)` first), then with the browser's text at twice its size,
+    then at 1920×1080: never wider than the screen, nothing in `cut` cut off, axe-core on each; screenshots named
+    `name`-390, -390-200-percent and -1920."""
     phone = browser.new_page(viewport=PHONE)
     phone.goto(url)
-    assert phone.locator("h1").inner_text() == name
+    check(phone)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    axe(phone, "results-390")
-    phone.screenshot(path=str(ARTIFACTS / "results-390.png"), full_page=True)
+    axe(phone, f"{name}-390")
+    phone.screenshot(path=str(ARTIFACTS / f"{name}-390.png"), full_page=True)
     setting = larger_text(phone)
     phone.goto(url)
     assert phone.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32  # the text really doubled
-    # The page itself never runs past the phone's edge; the card's table scrolls in its own box if it must.
+    # The page itself never runs past the phone's edge; a table scrolls in its own box if it must.
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert phone.evaluate(CUT, "h1, h2, .results-place, .prize") == []
-    phone.screenshot(path=str(ARTIFACTS / "results-390-200-percent.png"))
+    assert phone.evaluate(CUT, cut) == []
+    phone.screenshot(path=str(ARTIFACTS / f"{name}-390-200-percent.png"), full_page=True)
     setting.detach()
     wide = browser.new_page(viewport=WIDE)
     wide.goto(url)
     assert wide.evaluate("document.documentElement.scrollWidth") <= WIDE["width"]
-    axe(wide, "results-1920")
-    wide.screenshot(path=str(ARTIFACTS / "results-1920.png"))
+    axe(wide, f"{name}-1920")
+    wide.screenshot(path=str(ARTIFACTS / f"{name}-1920.png"))
+
+
+def test_the_results_page_reads_on_a_phone_with_large_text_and_on_a_wide_screen(live_server, browser):
+    name, url = _results_url(live_server.url)
+
+    def check(phone):
+        assert phone.locator("h1").inner_text() == name
+
+    _reads_on_a_phone_and_a_wide_screen(browser, url, "results", "h1, h2, .results-place, .prize", check)
 
 
 def test_the_club_s_public_results_read_on_a_phone_with_large_text_and_on_a_wide_screen(live_server, browser):
@@ -66,23 +77,10 @@ def test_the_club_s_public_results_read_on_a_phone_with_large_text_and_on_a_wide
     Player.objects.filter(pk=shy.player_id).update(unlisted=True)
     url = f"{live_server.url}/public/c/{club.slug}/"
 
-    phone = browser.new_page(viewport=PHONE)
-    phone.goto(url)
-    text = phone.locator("body").inner_text()
-    assert club.name in text and "Advent Social" in text and "Shrove Tuesday Night" in text
-    assert shy_name not in text and "A player" in text  # the prize is there, the name is not
-    assert any(name in text for name in winners if name != shy_name)
-    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    axe(phone, "club-390")
-    setting = larger_text(phone)
-    phone.goto(url)
-    assert phone.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32
-    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert phone.evaluate(CUT, "h1, h2") == []
-    phone.screenshot(path=str(ARTIFACTS / "club-390-200-percent.png"), full_page=True)
-    setting.detach()
-    wide = browser.new_page(viewport=WIDE)
-    wide.goto(url)
-    assert wide.evaluate("document.documentElement.scrollWidth") <= WIDE["width"]
-    axe(wide, "club-1920")
-    wide.screenshot(path=str(ARTIFACTS / "club-1920.png"))
+    def check(phone):
+        text = phone.locator("body").inner_text()
+        assert club.name in text and "Advent Social" in text and "Shrove Tuesday Night" in text
+        assert shy_name not in text and "A player" in text  # the prize is there, the name is not
+        assert any(name in text for name in winners if name != shy_name)
+
+    _reads_on_a_phone_and_a_wide_screen(browser, url, "club", "h1, h2", check)

@@ -13,6 +13,7 @@ from scoring.models import Hand, Submission, TableLink, TableResult
 from tests.conftest import code_at, register, set_codes
 from tournament import game
 from tournament import services as night_services
+from tournament.models import CodeMiss
 from tournament.selectors import desk_rows, night_standings
 
 pytestmark = pytest.mark.django_db
@@ -421,7 +422,7 @@ def test_a_table_gets_five_wrong_codes_a_game_then_only_the_keeper_enters_its_sc
     client.post(submit, draft, **HTMX)
     confirm = reverse("scoring:link_confirm", args=[link.token])
     taken = {code_at(playing, 2, seat) for seat in "NESW"}
-    guesses = [code for code in map(str, range(1000, 1100)) if code not in taken][: game.CODE_MISSES]
+    guesses = [code for code in map(str, range(1000, 1100)) if code not in taken][: CodeMiss.LIMIT]
     for guess in guesses:
         page = unescape(client.post(confirm, {"draft": "1", "game": "1", "code": guess}, **HTMX).content.decode())
         assert "That is not the code of a player sitting E–W at this table" in page

@@ -287,3 +287,9 @@ def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
 
 def table_history(round_: Round, table: int) -> list[Submission]:
     return list(Submission.objects.filter(round=round_, table=table).select_related("user").order_by("number"))
+
+
+def table_result(round_: Round, table: int) -> TableResult | None:
+    """A table's result in a game (None before anything was entered): a game entered hand by hand has no entries
+    in its history, so the history says what the result holds."""
+    return TableResult.objects.filter(round=round_, table=table).first()

@@ -147,7 +147,7 @@ def table_history(request, night_id: int, number: int, table: int):
         "round": round_,
         "table": table,
         "entries": history_of(round_, table),
-        "result": TableResult.objects.filter(round=round_, table=table).first(),
+        "result": selectors.table_result(round_, table),
     }
     return TemplateResponse(request, "scoring/table_history.html", context)
 

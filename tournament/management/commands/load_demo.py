@@ -58,18 +58,16 @@ def renumbered(rows: list[dict], club_id: int) -> list[dict]:
     return out
 
 
-def demo_uid(rows: list[dict], club_id: int) -> str:
+def demo_uid(file_uid: str, club_id: int) -> str:
     """The demo night's identity for club `club_id`: the file's own for a server's first club (a laptop that loaded
     it before knows it so), another for each other club, so that each club of a hosted server can load its own."""
-    uid = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night")
     first = Club.objects.order_by("pk").values_list("pk", flat=True).first()
-    return uid if club_id == first else str(uuid.uuid5(uuid.UUID(uid), f"club:{club_id}"))
+    return file_uid if club_id == first else str(uuid.uuid5(uuid.UUID(file_uid), f"club:{club_id}"))
 
 
-def own_identity(rows: list[dict], uid: str) -> list[dict]:
-    """The rows with the night's identity `uid`, and every other value that must be one of a kind on a server (a
-    table link's token) made from it; with the file's own identity, the file's own values."""
-    own = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night") == uid
+def own_identity(rows: list[dict], uid: str, *, derive: bool) -> list[dict]:
+    """The rows with the night's identity `uid`; with `derive`, every other value that must be one of a kind on a
+    server (a table link's token) made from it."""
     for row in rows:
         model = apps.get_model(row["model"])
         for field in model._meta.concrete_fields:
@@ -78,7 +76,7 @@ def own_identity(rows: list[dict], uid: str) -> list[dict]:
                 continue
             if model is Night and field.name == "uid":
                 row["fields"]["uid"] = uid
-            elif isinstance(value, str) and not own:
+            elif isinstance(value, str) and derive:
                 row["fields"][field.name] = _derived(value, uid)
     return rows
 
@@ -103,12 +101,13 @@ class Command(BaseCommand):
         except ValidationError as error:
             raise CommandError("This server holds several clubs: say which with --club.") from error
         rows = json.loads(FIXTURE.read_text(encoding="utf-8"))
-        uid = demo_uid(rows, club_id)
+        file_uid = next(row["fields"]["uid"] for row in rows if row["model"] == "tournament.night")
+        uid = demo_uid(file_uid, club_id)
         if Night.objects.filter(uid=uid).exists():
             raise CommandError("The demo night is already loaded; delete it in the admin first to load it afresh.")
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "demo_night.json"
-            made = own_identity(renumbered(rows, club_id), uid)
+            made = own_identity(renumbered(rows, club_id), uid, derive=uid != file_uid)
             path.write_text(json.dumps(made, ensure_ascii=False), encoding="utf-8")
             try:
                 with transaction.atomic():
