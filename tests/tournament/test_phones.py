@@ -123,7 +123,12 @@ def test_a_stranger_or_another_nights_player_is_sent_to_find_their_name(client):
     services.players_register(night=other, names=["Zed Zimmer"])
     zed = other.entries.get().player_id
     answer = client.get(reverse("tournament:player_page", args=[night.pk, zed]))
-    assert answer.status_code == 302 and answer.url == reverse("tournament:player_find", args=[night.pk])
+    assert answer.status_code == 302 and answer.url.startswith(reverse("tournament:player_find", args=[night.pk]))
+    # the finder says why they are there, and stops saying it once they search
+    told = "That link is not one of tonight's players"
+    assert told in client.get(answer.url).content.decode()
+    assert told not in client.get(reverse("tournament:player_find", args=[night.pk])).content.decode()
+    assert told not in client.get(answer.url + "&q=Zed").content.decode()
     assert client.get(reverse("tournament:player_page", args=[night.pk + other.pk + 50, zed])).status_code == 404
 
 

@@ -110,8 +110,15 @@ def test_regenerating_a_link_stops_the_old_one(client, playing):
     old = link_for(playing, 1)
     assert client.get(reverse("scoring:table_link", args=[old.token])).status_code == 200
     new = night_services.table_link_regenerate(night=playing.night, table=1)
-    assert client.get(reverse("scoring:table_link", args=[old.token])).status_code == 404
+    stopped = client.get(reverse("scoring:table_link", args=[old.token]))
+    assert stopped.status_code == 404
+    assert "This table link is no longer in use" in unescape(stopped.content.decode())
     assert client.get(reverse("scoring:table_link", args=[new.token])).status_code == 200
+    # an address that never was a link (a token typed wrong) is not called a stopped one
+    never = client.get(reverse("scoring:table_link", args=[old.token[:-2] + "zz"]))
+    assert never.status_code == 404
+    assert "There is no table link at this address" in unescape(never.content.decode())
+    assert "no longer in use" not in unescape(never.content.decode())
 
 
 # ---- who may do what -----------------------------------------------------------------------------------------
@@ -429,13 +436,17 @@ def test_a_table_gets_five_wrong_codes_a_game_then_only_the_keeper_enters_its_sc
     page = unescape(
         client.post(confirm, {"draft": "1", "game": "1", "code": code_at(playing, 2, "E")}, **HTMX).content.decode()
     )
-    assert "Too many wrong codes at this table this game: the score keeper enters this table's score." in page
+    assert page.count("Too many wrong codes at this table this game: the score keeper enters this table's score.") == 1
     assert not TableResult.objects.filter(table=2).exists()
     # the table's page says so as soon as it is opened again, before anyone types a score; the other tables' do not
     opened = unescape(client.get(reverse("scoring:table_link", args=[link.token])).content.decode())
     assert "Too many wrong codes at this table this game: the score keeper enters this table's score." in opened
+    # and it offers no form a code would be refused on: neither the score nor the waiting draft's confirmation
+    assert submit not in opened and confirm not in opened and "Save the score" not in opened
+    assert "entered N–S <b>6</b>" in opened  # the draft is still shown, for the keeper's word with the table
     other = unescape(client.get(reverse("scoring:table_link", args=[link_for(playing, 1).token])).content.decode())
     assert "Too many wrong codes" not in other
+    assert reverse("scoring:link_submit", args=[link_for(playing, 1).token]) in other and "Save the score" in other
     # Another table is not held back by table 2's misses.
     game.table_draft_submit(round_=playing, table=1, code=code_at(playing, 1, "N"), ns_points=6, ew_points=2)
     game.table_draft_confirm(round_=playing, table=1, draft_number=1, code=code_at(playing, 1, "W"))

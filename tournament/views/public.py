@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
@@ -141,7 +142,7 @@ def player_find(request, night_id: int):
     matches = selectors.find_players(night, query)
     if len(matches) == 1:
         return redirect("tournament:player_page", night.pk, matches[0].player_id)
-    context = {"night": night, "query": query, "matches": matches}
+    context = {"night": night, "query": query, "matches": matches, "missing": "missing" in request.GET}
     return TemplateResponse(request, "tournament/player_find.html", context)
 
 
@@ -158,8 +159,8 @@ def player_page(request, night_id: int, player_id: int):
     if phones is None:
         raise Http404("No such night.")
     place = phones.places.get(player_id)
-    if place is None:
-        return redirect("tournament:player_find", night_id)
+    if place is None:  # a link to no player of the night (mistyped, or from another night): the finder says so
+        return redirect(f"{reverse('tournament:player_find', args=[night_id])}?{urlencode({'missing': 1})}")
     context = {
         "night": phones.night,
         "place": place,

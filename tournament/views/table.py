@@ -37,7 +37,11 @@ def _link(token: str, *, counted: bool = False) -> TableLink:
     """The table's active link, its request counted (unless a poll's check has counted it already)."""
     link = TableLink.objects.select_related("night").filter(token=token, active=True).first()
     if link is None:
-        raise Http404("This table link is no longer in use: scan the code on the table's card again.")
+        if TableLink.objects.filter(token=token).exists():  # only on the refusal's path: a retired link
+            raise Http404("This table link is no longer in use: scan the code on the table's card again.")
+        raise Http404(
+            "There is no table link at this address: check it was typed whole, or scan the code on the table's card."
+        )
     if not counted:
         _spend(link.pk, poll=False)
     return link
