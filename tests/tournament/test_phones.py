@@ -137,3 +137,41 @@ def test_only_the_last_few_nights_are_kept():
     for night in nights:
         phones.phone_room(night.pk, selectors.night_stamp(night.pk))
     assert sorted(phones._kept) == sorted(night.pk for night in nights[2:])
+
+
+def test_one_nights_reading_keeps_no_other_night_waiting_and_is_made_once(monkeypatch):
+    """At a bell shared by several clubs each night's phones wait only for their own night's reading, and the phones
+    of one night asking at once share a single reading."""
+    import threading
+    from types import SimpleNamespace
+
+    slow_night_reading = threading.Event()
+    readings: list[int] = []
+
+    def reading(night_id: int):
+        readings.append(night_id)
+        if night_id == 1:
+            assert slow_night_reading.wait(10), "night 1's reading was never let go"
+        return SimpleNamespace(stamp="s")
+
+    monkeypatch.setattr(phones, "read_phone_room", reading)
+    phones.forget()
+    answers: list = []
+    first = [threading.Thread(target=lambda: answers.append(phones.phone_room(1, "s"))) for _ in range(3)]
+    for thread in first:
+        thread.start()
+    for _ in range(200):  # the first of night 1's phones is reading
+        if readings:
+            break
+        threading.Event().wait(0.01)
+    other = threading.Thread(target=lambda: answers.append(phones.phone_room(2, "s")))
+    other.start()
+    try:
+        other.join(5)
+        assert not other.is_alive() and readings.count(2) == 1  # night 2 was answered while night 1 was still read
+    finally:
+        slow_night_reading.set()
+        for thread in [*first, other]:
+            thread.join(5)
+    assert readings.count(1) == 1 and len(answers) == 4  # three phones of night 1, one reading between them
+    phones.forget()
