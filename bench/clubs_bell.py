@@ -362,6 +362,23 @@ def main() -> None:
         print(
             f"  {kind:<8} {len(took):6d} polls  p50 {percentile(took, 0.5):5.0f}  p95 {percentile(took, 0.95):5.0f} ms"
         )
+    # When the slow answers came: by 10 s of the run, the polls' p95 beside the scores answered (the last score of
+    # each night closes its game and seats the next, and every phone of that night then redraws its page).
+    windows: dict[int, tuple[list[float], list[float]]] = {}
+    for t, at in every_at(tally):
+        windows.setdefault(int((at - tally.measured_from) // 10), ([], []))[0].append(t)
+    for t, at in tally.posts:
+        windows.setdefault(int((at - tally.measured_from) // 10), ([], []))[1].append(t)
+    for window, (polls, posts) in sorted(windows.items()):
+        print(
+            f"  {10 * window:3d}-{10 * window + 10:3d} s: {len(polls):5d} polls p95 {percentile(polls, 0.95):5.0f} ms;"
+            f" {len(posts):3d} scores p95 {percentile(posts, 0.95):5.0f} ms"
+        )
+
+
+def every_at(tally: Tally) -> list[tuple[float, float]]:
+    """Every poll counted (once the pages were open), with the moment it was answered."""
+    return [(t, at) for polls in tally.polls.values() for t, at in polls if at >= tally.measured_from]
 
 
 if __name__ == "__main__":
