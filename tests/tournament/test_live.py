@@ -177,3 +177,26 @@ def test_after_a_score_the_desk_and_the_night_page_redraw_only_the_table_that_ch
     assert re.findall(r'<tr id="desk-(\d+)"', body) == ["2"]
     body = unescape(organizer_client.get(poll_url(night_page, "round-poll"), **HTMX).content.decode())
     assert re.findall(r'<article class="table-card[^"]*" id="table-(\d+)"', body) == ["2"]
+
+
+def test_a_score_landing_while_a_table_page_is_drawn_is_shown_by_the_next_poll(client, playing, monkeypatch):
+    """Two phones at one table: the second's page has read the table's result when the first's score lands. That
+    page does not show the score, so its poll must not answer "nothing new": the score comes with the next poll."""
+    from tournament import selectors
+
+    link = link_for(playing, 2)
+    three_score = selectors.three_score  # called once the page has read the table's result and entries
+
+    def a_score_lands_meanwhile(seats, result):
+        if not TableResult.objects.filter(round=playing, table=2).exists():
+            game.table_result_submit(round_=playing, table=2, ns_points=7, ew_points=1)
+        return three_score(seats, result)
+
+    monkeypatch.setattr(selectors, "three_score", a_score_lands_meanwhile)
+    page = unescape(client.get(reverse("scoring:table_link", args=[link.token])).content.decode())
+    monkeypatch.setattr(selectors, "three_score", three_score)
+    assert TableResult.objects.filter(round=playing, table=2).exists()
+    assert "Score in" not in page  # drawn from what was read before the score
+    poll = client.get(poll_url(page, "table-poll"), **HTMX)
+    assert poll.status_code == 200 and "Score in: N–S 7, E–W 1" in unescape(poll.content.decode())
+    assert client.get(poll_url(unescape(poll.content.decode()), "table-poll"), **HTMX).status_code == 204

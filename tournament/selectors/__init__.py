@@ -113,6 +113,7 @@ from .tables import (
     table_history,
     table_result,
     table_stamp,
+    table_stamp_of,
     tables_changed_since,
     three_score,
 )
@@ -232,6 +233,7 @@ __all__ = [
     "table_links",
     "table_result",
     "table_stamp",
+    "table_stamp_of",
     "tables_changed_since",
     "tables_without_links",
     "three_score",

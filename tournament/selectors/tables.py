@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, models
@@ -126,6 +127,20 @@ def table_stamp(night_id: int, round_id: int | None, table: int) -> str:
         moved, version, status, entry = cursor.fetchone()
     if moved is None:
         return ""
+    return _stamp(moved, round_id, version, status, entry)
+
+
+def table_stamp_of(
+    night: Night, round_id: int | None, result: TableResult | None, entries: Iterable[Submission]
+) -> str:
+    """`table_stamp` from the rows a table's page was drawn from (no statement of its own): each part is then the
+    stamp of exactly what the page shows. The night is read before the rest, so a move landing in between can only
+    make the stamp older than the page, which costs one more redraw, never a page left stale."""
+    last = max((entry.number for entry in entries), default=None)
+    return _stamp(night.moved_at, round_id, result.version if result else None, result.status if result else None, last)
+
+
+def _stamp(moved: dt.datetime | str, round_id: int | None, version, status, entry) -> str:
     return f"{stamp_of(moved)}:{round_id or 0}:{version or 0}{status or ''}:{entry or 0}"
 
 

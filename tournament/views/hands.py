@@ -301,11 +301,14 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
     replace its twin, for a phone's poll)."""
     if request.method == "POST":
         round_.refresh_from_db()  # the action may have moved the game (the bell, the close)
+    polled = bool((extra or {}).get("table_link"))  # a phone's page polls
+    # The stamp before what the page shows: a hand landing in between makes it older than the page (one redraw
+    # more), never newer (a page left without that hand while its poll says "nothing new").
+    stamp = table_stamp(round_.night_id, round_.pk, table) if polled else ""
     shown = table_game(round_, table)
     draft = draft.of_game(round_.number).of_hand(shown.next_number)
     context = {**_context(shown, draft, error, urls), "finish_form": FinishForm(), **(extra or {})}
-    if context.get("table_link"):  # a phone's page polls; every answer brings the poller from where it now stands
-        stamp = table_stamp(round_.night_id, round_.pk, table)
+    if polled:  # every answer brings the poller from where it now stands
         if request.method == "POST" and round_.status == Round.Status.CLOSED:
             # This action closed the game (the last table in), and may have started the next in the same breath: the
             # night will not move again to tell the poll, so the page's next poll draws the table's game as it is now.

@@ -112,15 +112,8 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
     seats = _seats(round_, link.table) if round_ else {}
     three = is_three(seats)  # a table of three: each player's own points
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
-    waiting = (
-        list(
-            Submission.objects.filter(
-                round=round_, table=link.table, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED]
-            )
-        )
-        if round_
-        else []
-    )
+    entries = list(Submission.objects.filter(round=round_, table=link.table)) if round_ else []
+    waiting = [s for s in entries if s.status in (Submission.Status.DRAFT, Submission.Status.DISPUTED)]
     context = {
         "link": link,
         "night": link.night,
@@ -144,7 +137,8 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
         "codes_locked": CodeMiss.LOCKED
         if round_ is not None and round_.open and link.night.confirm_results and CodeMiss.locked(round_.pk, link.table)
         else "",
-        "stamp": selectors.table_stamp(link.night_id, round_.pk if round_ else None, link.table),
+        # the stamp of the rows read above (the night first), not read again: it is the stamp of what is shown
+        "stamp": selectors.table_stamp_of(link.night, round_.pk if round_ else None, result, entries),
         "oob": poll,  # a poll's answer replaces the entry as a twin; every htmx answer brings the poller
         "poll_oob": True,
         **extra,
