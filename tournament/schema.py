@@ -201,7 +201,10 @@ class Codec:
 
 
 def _player_shape(entry: Entry, names: Names) -> dict[str, Any]:
-    return {"key": names.players[entry.player_id], "house": entry.player.house}
+    # "unlisted" only for a player who asked to be left off public lists: the club's site they are published to
+    # keeps them off its lists too (a file without it, or with false, lists nobody anew: see `restore._players`).
+    unlisted = {"unlisted": True} if entry.player.unlisted else {}
+    return {"key": names.players[entry.player_id], "house": entry.player.house, **unlisted}
 
 
 def _pair_shape(wish: PartnerWish, names: Names) -> dict[str, Any]:
@@ -247,7 +250,7 @@ PLAYERS = Codec(
         "card": None,
         "code": None,
     },
-    elsewhere={"player": "“key” and “house”", "substitute_for": "“substitutes”"},
+    elsewhere={"player": "“key”, “house” and “unlisted”", "substitute_for": "“substitutes”"},
     shaped=_player_shape,
     related=("player",),
 )
@@ -258,6 +261,8 @@ WITH_THE_ENTRY = {
     "house": "“players”: “house”",
     "club_number": "“players”: “club_number”",
     "category": "“players”: “category”",
+    # written only when true; restored as a wish to be left off public lists, never as a wish to be listed
+    "unlisted": "“players”: “unlisted”",
 }
 SUBSTITUTES = Codec(
     "substitutes",
@@ -418,7 +423,6 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
         "name_key": "worked out from the name (a house player's from the night and their number)",
         "created_at": "when the player joined this roster: the restore's moment for one new here",
         "results_token": "the player's results link on this roster: one new here gets a link of its own",
-        "unlisted": "the player's own choice on this roster, kept where they made it (a file is often shared)",
     },
     Entry: {
         "checkin_key": "the check-in form's one-time key, for a tap sent twice that night",
@@ -434,7 +438,7 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
     PotLine: {"key": "the Money page's one-time key, for a tap sent twice that night"},
     SignUp: {
         "form_key": "the sign-up form's one-time key, for a form sent twice that night",
-        "unlisted": "the player's choice, kept on the roster where they signed up (a file is often shared)",
+        "unlisted": "the player's choice goes with the player once the sign-up is in (“players”: “unlisted”)",
     },
     Draw: {"key": "the draw form's one-time key, for a tap sent twice that night"},
     Hand: {"key": "the table phone's one-time key for the hand, for a hand sent again after a lost answer"},

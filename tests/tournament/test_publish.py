@@ -149,7 +149,11 @@ def test_published_twice_is_one_night_with_the_same_standings(client, files, sit
     assert [(row.rank_label, row.name, row.total, row.wins, row.cells) for row in night_standings(again).rows] == files[
         "standings"
     ]
-    assert json.loads(backup.night_backup_bytes(again))["checksum"] == json.loads(files["end"])["checksum"]
+    # the site's copy is the file, but for the player the club left off its lists there, who stays off them
+    copy = json.loads(backup.night_backup_bytes(again))
+    assert copy["checksum"] == backup.as_restored_checksum(json.loads(files["end"]), birch.pk)
+    assert [row["key"] for row in copy["players"] if row.get("unlisted")] == [shy.player.name_key]
+    assert not any(row.get("unlisted") for row in json.loads(files["end"])["players"])
     assert again.results_public
     shy.player.refresh_from_db()
     assert shy.player.unlisted and shy.player.results_token == token
@@ -215,6 +219,69 @@ def test_a_finished_night_on_the_site_is_not_changed(client, files, site):
     assert status == 409 and not said["ok"]
     assert "finished" in said["message"] and "Nothing was restored" in said["message"]
     assert backup.night_backup_bytes(Night.objects.get(club=birch)) == before
+
+
+def _laptop_file(*, organizer_name: str, shy: bool) -> tuple[bytes, str]:
+    """A finished night's file from another laptop whose organizer's account is `organizer_name` (it kept the
+    night's keepers and moves under that name), with its last player left off public lists if `shy`; the night
+    is then gone from here. Gives the file and that player's name."""
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import Membership, RoundEvent
+
+    sender = clubs.club_add(name=SENDER)
+    night = simulate(players=8, rounds=2, seed=5, club=sender)
+    organizer = get_user_model().objects.create_user(organizer_name, password="pw")
+    Membership.objects.create(user=organizer, club=sender)
+    night.keepers.add(organizer)
+    RoundEvent.objects.filter(round__night=night).update(by=organizer)
+    player = Entry.objects.filter(night=night, player__house=False).order_by("card").last().player
+    Player.objects.filter(pk=player.pk).update(unlisted=shy)
+    raw = backup.night_backup_bytes(night)
+    night.delete()
+    Player.objects.filter(club=sender).delete()
+    return raw, player.name
+
+
+def test_a_finished_night_sent_again_unchanged_is_unchanged_though_its_organizer_s_name_is_another_club_s(client, site):
+    """The laptop's organizer is "organizer", a name another club's account holds here: the site's copy names
+    nobody where the file names them, and the same file sent again is still the same night (it was refused)."""
+    raw, _name = _laptop_file(organizer_name="organizer", shy=False)
+    birch, key = site["birch"], site["key"]
+    assert _publish(client, birch.slug, raw, key)[1]["outcome"] == backup.MADE
+    (night,) = _nights(birch)
+    assert night.status == Night.Status.FINISHED and not night.keepers.exists()
+    before = backup.night_backup_bytes(night)
+    status, said = _publish(client, birch.slug, raw, key)
+    assert (status, said["ok"], said["outcome"]) == (200, True, backup.UNCHANGED), said
+    assert backup.night_backup_bytes(Night.objects.get(club=birch)) == before
+    # a night changed on the laptop since is still refused
+    edited = json.loads(raw)
+    edited["night"]["name"] = "Renamed at home"
+    payload = {k: v for k, v in edited.items() if k != "checksum"}
+    edited["checksum"] = backup.hashlib.sha256(backup._canonical(payload)).hexdigest()
+    status, said = _publish(client, birch.slug, json.dumps(edited).encode(), key)
+    assert status == 409 and "finished" in said["message"]
+
+
+def test_a_player_left_off_public_lists_at_the_venue_is_off_the_club_s_lists_too(client, site):
+    raw, name = _laptop_file(organizer_name="venue-organizer", shy=True)
+    birch, key = site["birch"], site["key"]
+    assert _publish(client, birch.slug, raw, key)[1]["outcome"] == backup.MADE
+    (night,) = _nights(birch)
+    player = Player.objects.get(club=birch, name=name)
+    assert player.unlisted
+    public = client.get(reverse("tournament:public_night", args=[night.pk])).content.decode()
+    assert name not in public and "A player" in public
+    # a file never lists anyone anew: the same player off the lists on the site, sent as listed, stays off them
+    listed = json.loads(raw)
+    for row in listed["players"]:
+        row.pop("unlisted", None)
+    payload = {k: v for k, v in listed.items() if k != "checksum"}
+    listed["checksum"] = backup.hashlib.sha256(backup._canonical(payload)).hexdigest()
+    assert _publish(client, birch.slug, json.dumps(listed).encode(), key)[1]["outcome"] == backup.UNCHANGED
+    player.refresh_from_db()
+    assert player.unlisted
 
 
 def test_another_club_s_night_is_refused_without_naming_it(client, files, site):

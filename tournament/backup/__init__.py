@@ -19,7 +19,7 @@ from ..schema import FORMAT, READS, VERSION, legacy_reason
 from .export import canonical as _canonical
 from .export import night_backup_bytes, night_export
 from .publish import MADE, REPLACED, UNCHANGED, Finished, Published, night_publish
-from .restore import night_restore
+from .restore import as_restored_checksum, night_restore
 from .send import night_publish_send, retry_after
 
 # A night's file is a few megabytes at most (600 players, 12 games of 8 hands entered hand by hand: about 6 MB); a
@@ -39,6 +39,7 @@ __all__ = [
     "Finished",
     "Published",
     "_canonical",
+    "as_restored_checksum",
     "legacy_reason",
     "night_backup_bytes",
     "night_export",

@@ -137,7 +137,7 @@ ROUND_KEYS = schema.ROUNDS.values()
 EVENT_KEYS = schema.EVENTS.values()
 LINK_KEYS = schema.TABLE_LINKS.values()
 # A player's name, club number and category are checked as the roster's player takes them; the rest as the entry's.
-PLAYER_KEYS = {**_same("name", "club_number", "category"), "house": "house"}
+PLAYER_KEYS = {**_same("name", "club_number", "category", "unlisted"), "house": "house"}
 ENTRY_KEYS = schema.PLAYERS.values(without=tuple(PLAYER_KEYS))
 PAYMENT_KEYS = schema.PAYMENTS.values(without=("at",))
 SIGNUP_KEYS = schema.SIGNUPS.values(without=("created_at",))
@@ -451,7 +451,7 @@ def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
         if key in places:
             raise fail(place, f"“key” {_shown(key)} is also {_of(places[key])}'s.")
         place = places[key] = f"Player {index} ({_shown(key)})"
-        player = _record(Player, row, place, PLAYER_KEYS, optional=schema.PLAYERS.later)
+        player = _record(Player, row, place, PLAYER_KEYS, optional=[*schema.PLAYERS.later, "unlisted"])
         if not Player.key_for(player.name):
             raise fail(place, "“name” has nothing in it to show (only spaces or invisible characters).")
         for field in ("name", "club_number", "category"):

@@ -19,7 +19,7 @@ from django.db import transaction
 from ..models import Club, Entry, Night, Player
 from . import checks
 from .export import night_export
-from .restore import night_restore
+from .restore import as_restored_checksum, night_restore
 
 MADE, REPLACED, UNCHANGED = "made", "replaced", "unchanged"
 
@@ -57,7 +57,7 @@ def night_publish(*, raw: bytes, club: Club) -> Published:
         return Published(night_restore(raw=raw, club=club), MADE)
     if here.club_id != club.pk:  # another club's: not named
         raise checks.refuse(f"This night is on this server already, as another club's. {checks.NOTHING}")
-    if night_export(here)["checksum"] == data.get("checksum"):
+    if night_export(here)["checksum"] == as_restored_checksum(data, club.pk):
         return Published(here, UNCHANGED)
     if here.status == Night.Status.FINISHED:
         raise Finished(

@@ -3,6 +3,8 @@ bulk insert for the kind (batched by the database's limit on parameters), and th
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -20,6 +22,7 @@ from ..schema import HANDS, NIGHT, PARTNER_WISHES, PARTS, PLAYERS, POT_LINES, RE
 from ..selectors.tie_draws import tie_draw_fault
 from . import checks
 from .checks import NOTHING, Carries, fail, refuse
+from .export import canonical
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +62,60 @@ def _accounts(data: dict[str, Any], club_id: int) -> dict[str, Any]:
     return here
 
 
+def lent_accounts(data: dict[str, Any], club_id: int) -> set[str]:
+    """The accounts the file names that are another club's on this server: their records restore naming nobody."""
+    users = get_user_model()
+    names = {*data["night"]["keepers"], *(n for c in PARTS for n in _usernames(c, _rows(data, c)))}
+    found = users.objects.filter(**{f"{users.USERNAME_FIELD}__in": names}).select_related("membership")
+    return {
+        user.get_username()
+        for user in found
+        if (membership := getattr(user, "membership", None)) is None or membership.club_id != club_id
+    }
+
+
+def as_restored_checksum(data: dict[str, Any], club_id: int) -> str:
+    """The checksum of the night the (checked) file `data` restores into `club_id` here, as its backup would then
+    read: the file's, but for what restoring here necessarily changes. An account of another club names nobody;
+    a player left off public lists on this roster stays off them. So a night sent again unchanged is known as
+    unchanged even when the laptop's organizer is a name another club holds on the site. A file whose shape is
+    wrong has no such checksum (""): the restore then refuses it with its reason."""
+    try:
+        return _as_restored_checksum(data, club_id)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+        return ""
+
+
+def _as_restored_checksum(data: dict[str, Any], club_id: int) -> str:
+    payload = copy.deepcopy({key: value for key, value in data.items() if key != "checksum"})
+    lent = lent_accounts(data, club_id)
+    payload["night"]["keepers"] = sorted(name for name in payload["night"]["keepers"] if name not in lent)
+
+    def blank(codec: Codec, rows: Sequence[Any]) -> None:
+        accounts = codec.accounts()
+        places = [list(codec.fields).index(key) for key in accounts] if codec.compact else []
+        for row in rows:
+            if isinstance(row, dict):
+                for key in accounts:
+                    if row.get(key) in lent:
+                        row[key] = None
+                for child in codec.children:
+                    blank(child, row.get(child.key, []))
+            elif isinstance(row, list):
+                for place in places:
+                    if row[place] in lent:
+                        row[place] = None
+
+    for codec in PARTS:
+        blank(codec, _rows(payload, codec))
+    keys = [row["key"] for row in payload["players"] if not row["house"]]
+    off = set(Player.objects.filter(club=club_id, name_key__in=keys, unlisted=True).values_list("name_key", flat=True))
+    for row in payload["players"]:
+        if not row["house"] and row["key"] in off:
+            row["unlisted"] = True
+    return hashlib.sha256(canonical(payload)).hexdigest()
+
+
 def _rows(data: dict[str, Any], codec: Codec) -> list[Any]:
     return data.get(codec.key, []) if codec.part_of_later else data[codec.key]
 
@@ -71,6 +128,9 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
     keys = [row["key"] for row in rows if not row["house"]]
     here = {p.name_key: p for p in Player.objects.filter(club=night.club_id, name_key__in=keys)}
     new: list[Player] = []
+    # A player's wish to be left off public lists comes with the night; a file never lists anyone anew (a roster's
+    # "Public" is pressed on that roster).
+    unlisted: list[Player] = []
     pairs: Pairs = []
     for row in rows:
         if not row.get("card"):
@@ -86,12 +146,16 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
             )
         elif key in here:
             player = here[key]
+            if row.get("unlisted") and not player.unlisted:  # asked on the laptop: kept off this roster's lists too
+                player.unlisted = True
+                unlisted.append(player)
         else:
             player = Player(
                 club_id=night.club_id,
                 name=name,
                 club_number=row.get("club_number", ""),
                 category=row.get("category", ""),
+                unlisted=bool(row.get("unlisted")),
             )
             player.name_key = Player.key_for(name)
         if player.pk is None:
@@ -100,6 +164,7 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
         # the night's players as it had them (name, category, club number), whatever the roster here says
         pairs.append((Entry(night=night, player=player, **decode(PLAYERS, row, made)), row))
     Player.objects.bulk_create(new)
+    Player.objects.filter(pk__in=[player.pk for player in unlisted]).update(unlisted=True)
     for entry, row in pairs:
         entry.player = made.players[row["key"]]
         made.entries[row["key"]] = entry
