@@ -207,3 +207,18 @@ def test_a_house_that_pays_more_than_it_took_says_so_plainly_on_the_sheet_and_in
         "",
         "",
     ] in rows
+
+
+def test_a_prize_nobody_won_is_said_with_its_money_and_the_house_keeps_it(organizer_client):
+    """Twelve players at $12.50, the whole pot in shares (high 50%, low 30%, loners 20%), every game in by its
+    totals at the desk, so nobody made a loner: the Money page pays out $120.00 of the $150.00 and says where the
+    other $30.00 is, and the reconciliation keeps it for the house."""
+    door = {
+        **{"currency": "USD", "pre": 1250, "door": 1250, "member": None},
+        **{"payouts": "high 50%, low 30%, loners 20%", "methods": ("cash",)},
+    }
+    night = simulate(players=12, rounds=2, seed=4, money=door, entry="totals")
+    page = " ".join(organizer_client.get(reverse("tournament:money", args=[night.pk])).content.decode().split())
+    assert "<dt>Paid out</dt><dd>$120.00</dd>" in page
+    assert "Not won: Most loners ($30.00). Nobody could take it: the house keeps that money." in page
+    assert night_close(night).reconciliation.house_keeps == 3_000

@@ -139,6 +139,9 @@ class PrizePayouts:
     paid: str  # the prizes' money in all
     left: str  # the pot less what its prizes take from it (shares and fixed amounts), never below nothing
     short: str = ""  # the prizes' money beyond the pot, in words ("" when the pot covers it): the house pays it
+    # The prizes with money that nobody has won, in words ("" when every one is won): at the end, nobody made a
+    # loner, or the one player who did already has a prize on a night of one prize each; the house keeps it.
+    unwon: str = ""
 
 
 def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) -> PrizePayouts | None:
@@ -178,7 +181,24 @@ def prize_payouts(night: Night, net: int, awards: list[AwardRow] | None = None) 
         paid=money.shown(paid, currency),
         left=money.shown(max(0, pot_cents - taken), currency),
         short=money.pot_cover(owed, pot_cents).words(currency),
+        unwon=_unwon(night, payouts, pot_cents, won) if awarded else "",
     )
+
+
+def _unwon(night: Night, payouts: dict[str, money.Payout], pot_cents: int, won: list[str]) -> str:
+    """The prizes with money nobody has won, with that money: "Not won: Most loners ($30.00). The house keeps
+    it." (so far, while the night goes on)."""
+    missed = [
+        f"{label(key)} ({money.shown(money.prize_money(payout, pot_cents, 1).total, night.currency)})"
+        for key, payout in payouts.items()
+        if key not in won
+    ]
+    if not missed:
+        return ""
+    if night.status != Night.Status.FINISHED:
+        return f"Not won so far: {', '.join(missed)}."
+    them = "it" if len(missed) == 1 else "them"
+    return f"Not won: {', '.join(missed)}. Nobody could take {them}: the house keeps that money."
 
 
 @dataclass(frozen=True)
