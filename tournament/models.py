@@ -62,6 +62,16 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def site_root(self) -> str:
+        """Where the club's site starts, before its short address (`https://euchre.example.org` of
+        `https://euchre.example.org/c/alpha/`): a player's results link there is this and `/results/<token>/`.
+        "" on a laptop with no club site typed."""
+        if not self.site_address:
+            return ""
+        address = self.site_address.rstrip("/")
+        head, found, _slug = address.rpartition("/c/")
+        return head if found else address
+
 
 # The club the laptop is, when the first one is made without a name.
 FIRST_CLUB = {"name": "Our club", "slug": "club"}

@@ -204,7 +204,10 @@ def _player_shape(entry: Entry, names: Names) -> dict[str, Any]:
     # "unlisted" only for a player who asked to be left off public lists: the club's site they are published to
     # keeps them off its lists too (a file without it, or with false, lists nobody anew: see `restore._players`).
     unlisted = {"unlisted": True} if entry.player.unlisted else {}
-    return {"key": names.players[entry.player_id], "house": entry.player.house, **unlisted}
+    # The player's results link, so that the link printed on the tally card (and mailed) opens on the club's site the
+    # night is published to; a house player has none (later part of the file: a file without it gets new links).
+    results = {} if entry.player.house else {"results": entry.player.results_token}
+    return {"key": names.players[entry.player_id], "house": entry.player.house, **unlisted, **results}
 
 
 def _pair_shape(wish: PartnerWish, names: Names) -> dict[str, Any]:
@@ -250,7 +253,7 @@ PLAYERS = Codec(
         "card": None,
         "code": None,
     },
-    elsewhere={"player": "“key”, “house” and “unlisted”", "substitute_for": "“substitutes”"},
+    elsewhere={"player": "“key”, “house”, “unlisted” and “results”", "substitute_for": "“substitutes”"},
     shaped=_player_shape,
     related=("player",),
 )
@@ -263,6 +266,8 @@ WITH_THE_ENTRY = {
     "category": "“players”: “category”",
     # written only when true; restored as a wish to be left off public lists, never as a wish to be listed
     "unlisted": "“players”: “unlisted”",
+    # a player new here takes the file's link unless another player here has it; one on the roster keeps their own
+    "results_token": "“players”: “results”",
 }
 SUBSTITUTES = Codec(
     "substitutes",
@@ -422,7 +427,6 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
         "club": "the roster it is on: the restoring club's",
         "name_key": "worked out from the name (a house player's from the night and their number)",
         "created_at": "when the player joined this roster: the restore's moment for one new here",
-        "results_token": "the player's results link on this roster: one new here gets a link of its own",
     },
     Entry: {
         "checkin_key": "the check-in form's one-time key, for a tap sent twice that night",

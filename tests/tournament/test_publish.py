@@ -11,6 +11,7 @@ from io import StringIO
 
 import pytest
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
@@ -282,6 +283,46 @@ def test_a_player_left_off_public_lists_at_the_venue_is_off_the_club_s_lists_too
     assert _publish(client, birch.slug, json.dumps(listed).encode(), key)[1]["outcome"] == backup.UNCHANGED
     player.refresh_from_db()
     assert player.unlisted
+
+
+def test_each_player_s_results_link_is_the_same_on_the_club_s_site(client, files, site):
+    """The link on a player's tally card (and in their e-mail) opens on the club's site the night is published to:
+    a player new there keeps the laptop's link; one whose link another player of the server already has gets a
+    new one (never two players with one link); a link in the file that is not one is refused."""
+    birch, cedar, key = site["birch"], site["cedar"], site["key"]
+    sent = {row["key"]: row["results"] for row in json.loads(files["end"])["players"] if not row["house"]}
+    first = next(iter(sorted(sent)))
+    Player.objects.create(club=cedar, name="Someone Else", results_token=sent[first])  # cedar's player has it
+    assert _publish(client, birch.slug, files["end"], key)[1]["outcome"] == backup.MADE
+    here = dict(Player.objects.filter(club=birch, house=False).values_list("name_key", "results_token"))
+    assert {k: v for k, v in here.items() if k != first} == {k: v for k, v in sent.items() if k != first}
+    assert here[first] != sent[first] and len(here[first]) == 32
+    player = Player.objects.get(club=birch, name_key=next(k for k in sent if k != first))
+    page = client.get(reverse("tournament:results", args=[sent[player.name_key]]))
+    assert page.status_code == 200 and player.name in page.content.decode()
+    assert _publish(client, birch.slug, files["end"], key)[1]["outcome"] == backup.UNCHANGED  # still the same night
+    bad = json.loads(files["mid"])
+    bad["players"][0]["results"] = "../../admin"
+    payload = {k: v for k, v in bad.items() if k != "checksum"}
+    bad["checksum"] = backup.hashlib.sha256(backup._canonical(payload)).hexdigest()
+    with pytest.raises(ValidationError, match="“results” must be a results link"):
+        backup.night_restore(raw=json.dumps(bad).encode(), club=cedar)
+    assert not Night.objects.filter(club=cedar).exists()
+
+
+def test_the_tally_card_s_results_link_is_the_club_s_site_when_the_laptop_publishes_there(db):
+    from tournament.sheets.printing import Options, sheet_of
+
+    night = simulate(players=8, rounds=1, seed=3)
+    cards = sheet_of("tally-cards").read(night, Options(base_url="http://192.168.1.20:8000"))
+    entry = night.entries.filter(player__house=False).order_by("card").first()
+    card = next(card for card in cards.cards if card.number == entry.card)
+    assert card.results_url == f"http://192.168.1.20:8000/results/{entry.player.results_token}/"
+    services.club_site_set(club=night.club, address="https://euchre.example.org/c/alder/", key="k" * 40)
+    night.refresh_from_db()
+    cards = sheet_of("tally-cards").read(night, Options(base_url="http://192.168.1.20:8000"))
+    card = next(card for card in cards.cards if card.number == entry.card)
+    assert card.results_url == f"https://euchre.example.org/results/{entry.player.results_token}/"
 
 
 def test_another_club_s_night_is_refused_without_naming_it(client, files, site):

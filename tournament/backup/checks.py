@@ -137,6 +137,7 @@ ROUND_KEYS = schema.ROUNDS.values()
 EVENT_KEYS = schema.EVENTS.values()
 LINK_KEYS = schema.TABLE_LINKS.values()
 # A player's name, club number and category are checked as the roster's player takes them; the rest as the entry's.
+RESULTS_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")  # a player's results link, as `models.results_token` makes them
 PLAYER_KEYS = {**_same("name", "club_number", "category", "unlisted"), "house": "house"}
 ENTRY_KEYS = schema.PLAYERS.values(without=tuple(PLAYER_KEYS))
 PAYMENT_KEYS = schema.PAYMENTS.values(without=("at",))
@@ -452,6 +453,9 @@ def _check_players(rows: list[Any], night: Night) -> dict[str, str]:
             raise fail(place, f"“key” {_shown(key)} is also {_of(places[key])}'s.")
         place = places[key] = f"Player {index} ({_shown(key)})"
         player = _record(Player, row, place, PLAYER_KEYS, optional=[*schema.PLAYERS.later, "unlisted"])
+        results = row.get("results")
+        if results is not None and (house or not isinstance(results, str) or not RESULTS_TOKEN.fullmatch(results)):
+            raise fail(place, f"“results” must be a results link's 32 letters, digits, - and _, not {_shown(results)}.")
         if not Player.key_for(player.name):
             raise fail(place, "“name” has nothing in it to show (only spaces or invisible characters).")
         for field in ("name", "club_number", "category"):

@@ -109,10 +109,19 @@ def _as_restored_checksum(data: dict[str, Any], club_id: int) -> str:
     for codec in PARTS:
         blank(codec, _rows(payload, codec))
     keys = [row["key"] for row in payload["players"] if not row["house"]]
-    off = set(Player.objects.filter(club=club_id, name_key__in=keys, unlisted=True).values_list("name_key", flat=True))
+    roster = {
+        name_key: (unlisted, token)
+        for name_key, unlisted, token in Player.objects.filter(club=club_id, name_key__in=keys).values_list(
+            "name_key", "unlisted", "results_token"
+        )
+    }
     for row in payload["players"]:
-        if not row["house"] and row["key"] in off:
-            row["unlisted"] = True
+        if not row["house"] and row["key"] in roster:
+            unlisted, token = roster[row["key"]]
+            if unlisted:
+                row["unlisted"] = True
+            if "results" in row:  # a player on this roster keeps their own link
+                row["results"] = token
     return hashlib.sha256(canonical(payload)).hexdigest()
 
 
@@ -163,6 +172,14 @@ def _players(night: Night, rows: list[dict[str, Any]], made: Made) -> Pairs:
         made.players[key] = player
         # the night's players as it had them (name, category, club number), whatever the roster here says
         pairs.append((Entry(night=night, player=player, **decode(PLAYERS, row, made)), row))
+    # A player new here keeps the file's results link (the one on their tally card), unless a player of this server
+    # has it already: then a new one.
+    wanted = {row["key"]: row["results"] for row in rows if not row["house"] and row.get("results")}
+    taken = set(Player.objects.filter(results_token__in=wanted.values()).values_list("results_token", flat=True))
+    for key, token in wanted.items():
+        if made.players[key].pk is None and token not in taken:
+            made.players[key].results_token = token
+            taken.add(token)
     Player.objects.bulk_create(new)
     Player.objects.filter(pk__in=[player.pk for player in unlisted]).update(unlisted=True)
     for entry, row in pairs:

@@ -164,6 +164,10 @@ def _read_tally_cards(night: Night, options: Options) -> TallyCards:
         return TallyCards(night.games, cards=[pdf.TallyCard("", [], number) for number in range(1, options.blank + 1)])
     lines = selectors.game_lines(night)
     seated = selectors.seated_games(night)
+    # A club that publishes to its site: the card's results link is the site's (the night's file carries each
+    # player's link there), which opens at home after the night; else the address phones use here.
+    site = night.club.site_root()
+    results = (lambda path: site + path) if site else options.address
     cards = [
         pdf.TallyCard(
             entry.name,
@@ -171,7 +175,7 @@ def _read_tally_cards(night: Night, options: Options) -> TallyCards:
             entry.card,
             entry.code,
             seated.get(entry.player_id, []),
-            results_url=options.address(reverse("tournament:results", args=[entry.player.results_token])),
+            results_url=results(reverse("tournament:results", args=[entry.player.results_token])),
         )
         for entry in selectors.night_entries(night)
     ]
