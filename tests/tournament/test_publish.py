@@ -397,6 +397,16 @@ def test_the_club_s_site_is_typed_once_https_or_this_machine(organizer_client, n
     organizer_client.post(url, {"address": "http://127.0.0.1:8000/c/birch/", "key": ""})  # the key kept
     club.refresh_from_db()
     assert (club.site_address, club.site_key) == ("http://127.0.0.1:8000/c/birch/", "k" * 43)
+    # the site's own address without the club's part is not where the club's nights go: said, nothing kept
+    for elsewhere in ("https://euchre.example.org/birch/", "https://euchre.example.org/", "https://e.org/c/birch/?x"):
+        answer = organizer_client.post(url, {"address": elsewhere, "key": ""})
+        assert "ending in /c/ and the club" in answer.content.decode(), elsewhere
+    club.refresh_from_db()
+    assert club.site_address == "http://127.0.0.1:8000/c/birch/"
+    # a refusal of the old address or key is not left on a night once a new one is typed
+    Night.objects.filter(pk=night.pk).update(publish_note="The site refused the key.")
+    organizer_client.post(url, {"address": "https://euchre.example.org/c/birch/", "key": "n" * 43})
+    assert Night.objects.get(pk=night.pk).publish_note == ""
 
 
 def _laptop_night(address: str) -> Night:

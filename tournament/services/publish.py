@@ -4,6 +4,7 @@ the hosted side's key. One try to send is `backup.night_publish_send`; the site'
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from urllib.parse import urlsplit
 
@@ -35,13 +36,15 @@ def club_key_new(*, club: Club) -> str:
 def site_address_refusal(address: str) -> str:
     """Why the address is not one to send a club's key to ("" when it is): HTTPS, or plain HTTP to this machine."""
     parts = urlsplit(address)
-    if parts.scheme == "https" and parts.hostname:
-        return ""
-    if parts.scheme == "http" and parts.hostname in LOOPBACK:
-        return ""
-    return (
-        "Type the club's site address as it starts, with https:// (for example https://euchre.example.org/c/our-club/)."
-    )
+    example = "https://euchre.example.org/c/our-club/"
+    if not (parts.scheme == "https" and parts.hostname) and not (parts.scheme == "http" and parts.hostname in LOOPBACK):
+        return f"Type the club's site address as it starts, with https:// (for example {example})."
+    if not re.search(r"/c/[-a-zA-Z0-9_]+/?$", parts.path) or parts.query or parts.fragment:
+        return (
+            "Type the club's own address on the site, ending in /c/ and the club's short address"
+            f" (for example {example}): the site's operator has it."
+        )
+    return ""
 
 
 @transaction.atomic
@@ -61,6 +64,8 @@ def club_site_set(*, club: Club, address: str, key: str) -> Club:
     club.site_address = address.rstrip("/") + "/" if address else ""
     club.site_key = key if address else ""
     club.save(update_fields=["site_address", "site_key"])
+    # A refusal the old address or key was given says nothing of the new ones: the next try says its own.
+    Night.objects.filter(club=club).exclude(publish_note="").update(publish_note="")
     return club
 
 
