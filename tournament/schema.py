@@ -418,6 +418,7 @@ NOT_BACKED_UP: dict[type[models.Model], dict[str, str]] = {
         "published_at": "when this laptop last published the night: a restored night was never published from here",
         "publish_asked_at": "when this laptop last queued the night for its club's site: the laptop's, not the night's",
         "publish_note": "why this laptop's last try to publish did not land: the laptop's, not the night's",
+        "from_venue_at": "when a venue last sent the night to this site: the site's, not the night's",
         "created_by": "the night is the restoring organizer's, on the laptop it is restored on",
         "created_at": "when the night was made here: the restore's moment",
         "changed_at": "when the pages last changed, for their live polls: the restore's moment",

@@ -212,6 +212,21 @@ def test_the_site_s_own_night_page_has_no_publish_box(client, files, site, djang
     assert page.status_code == 200 and 'id="publish"' not in page.content.decode()
 
 
+def test_a_night_from_the_venue_says_on_the_site_that_changes_made_there_are_replaced(client, files, site):
+    """The site's copy of a venue's night takes scores at its desk like any night; its page and its desk say that
+    the venue's next send replaces what is changed there (a keeper's score typed on the site was lost unseen)."""
+    birch, key = site["birch"], site["key"]
+    _publish(client, birch.slug, files["mid"], key)
+    night = Night.objects.get(club=birch)
+    client.force_login(clubs.account_add(club=birch, username="birch-org", password="pw-12345", staff=True))
+    told = "This night comes from the venue's laptop"
+    assert told in client.get(reverse("tournament:night_detail", args=[night.pk])).content.decode()
+    desk = client.get(reverse("scoring:keeper_desk", args=[night.pk]))
+    assert desk.status_code == 200 and told in desk.content.decode()
+    made_here = services.night_create(name="Made on the site", club=birch)
+    assert told not in client.get(reverse("tournament:night_detail", args=[made_here.pk])).content.decode()
+
+
 def test_a_finished_night_on_the_site_is_not_changed(client, files, site):
     birch, key = site["birch"], site["key"]
     _publish(client, birch.slug, files["end"], key)

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from ..models import Club, Entry, Night, Player
 from . import checks
@@ -54,7 +55,7 @@ def night_publish(*, raw: bytes, club: Club) -> Published:
     Club.objects.select_for_update(no_key=True).filter(pk=club.pk).first()
     here = Night.objects.select_for_update().filter(uid=uid).first()
     if here is None:
-        return Published(night_restore(raw=raw, club=club), MADE)
+        return Published(_from_venue(night_restore(raw=raw, club=club)), MADE)
     if here.club_id != club.pk:  # another club's: not named
         raise checks.refuse(f"This night is on this server already, as another club's. {checks.NOTHING}")
     if night_export(here)["checksum"] == as_restored_checksum(data, club.pk):
@@ -65,7 +66,14 @@ def night_publish(*, raw: bytes, club: Club) -> Published:
             " this file is not the same night as that record (was it changed on the laptop after it was published?)."
             f" {checks.NOTHING}"
         )
-    return Published(_replace(here, raw), REPLACED)
+    return Published(_from_venue(_replace(here, raw)), REPLACED)
+
+
+def _from_venue(night: Night) -> Night:
+    """Mark the night as the venue's on this site (its page says a change made here is replaced by the next send)."""
+    night.from_venue_at = timezone.now()
+    Night.objects.filter(pk=night.pk).update(from_venue_at=night.from_venue_at)
+    return night
 
 
 def _replace(here: Night, raw: bytes) -> Night:
