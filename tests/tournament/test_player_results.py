@@ -110,6 +110,8 @@ def test_the_pdf_shows_the_same_card(played):
     assert entry.name in text and "At the club" in text
     total = card.lines[-1].running_total
     assert re.search(rf"Total {total} \d+ \S+ {total}", text)
+    # the club's summary counts as the page does: "1 night · 4 games", never "1 night(s)"
+    assert re.search(r"\b1 night · \d+ games · ", text) and "(s)" not in text
 
 
 def test_a_wrong_token_is_not_found_and_nothing_lists_the_links(played):

@@ -56,6 +56,11 @@ def unbroken(text: str) -> str:
     return escape(text).replace(" ", "&nbsp;")
 
 
+def counted(number: int, word: str) -> str:
+    """ "1 night", "3 games": a count with its word, as the pages say it."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

@@ -10,7 +10,7 @@ from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyl
 
 from ...selectors import PlayerResults, ResultsNight
 from .cards import _loners
-from .common import BOLD, SheetHeader, escape, grid_style, page_doc, sheet_styles
+from .common import BOLD, SheetHeader, counted, escape, grid_style, page_doc, sheet_styles
 
 
 def _card_rows(night: ResultsNight) -> list[list]:
@@ -76,7 +76,7 @@ def player_results_pdf(header: SheetHeader, results: PlayerResults) -> bytes:
             story.append(Paragraph("No game of the night has been scored yet.", styles["body"]))
     story += [Spacer(1, 6 * mm), Paragraph("At the club", styles["card"]), Spacer(1, 2 * mm)]
     summary = (
-        f"{results.nights} night(s) · {results.games} game(s) · {results.total} points · "
+        f"{counted(results.nights, 'night')} · {counted(results.games, 'game')} · {results.total} points · "
         f"average {results.average:.2f} a game"
     )
     story.append(Paragraph(escape(summary), styles["body"]))
