@@ -366,7 +366,7 @@ class Night(models.Model):
     # of a try that did not land (the site's refusal, or why it was not reached: tried again then).
     publish_asked_at = models.DateTimeField(null=True, blank=True, editable=False)
     publish_note = models.CharField(max_length=300, blank=True, default="", editable=False)
-    # On the club's site: when a venue last sent the night (None for a night made or restored here). Its page says
+    # On the club's site: when a venue's send last changed the night (None for one made or restored here). Its page says
     # that a change made on the site is replaced by the venue's next send.
     from_venue_at = models.DateTimeField(null=True, blank=True, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
