@@ -416,12 +416,34 @@ def test_the_club_s_site_is_typed_once_https_or_this_machine(organizer_client, n
     for elsewhere in ("https://euchre.example.org/birch/", "https://euchre.example.org/", "https://e.org/c/birch/?x"):
         answer = organizer_client.post(url, {"address": elsewhere, "key": ""})
         assert "ending in /c/ and the club" in answer.content.decode(), elsewhere
+    # the club's public page (where players read) is not where the laptop sends: said, with the address to type
+    answer = organizer_client.post(url, {"address": "https://euchre.example.org/public/c/birch/", "key": ""})
+    assert "the same without /public" in answer.content.decode()
     club.refresh_from_db()
     assert club.site_address == "http://127.0.0.1:8000/c/birch/"
     # a refusal of the old address or key is not left on a night once a new one is typed
     Night.objects.filter(pk=night.pk).update(publish_note="The site refused the key.")
     organizer_client.post(url, {"address": "https://euchre.example.org/c/birch/", "key": "n" * 43})
     assert Night.objects.get(pk=night.pk).publish_note == ""
+
+
+def test_a_night_refused_for_its_address_or_key_goes_once_the_right_ones_are_typed(
+    organizer_client, stand_in, django_capture_on_commit_callbacks
+):
+    night = _laptop_night(stand_in.address.replace("/c/birch/", "/c/wrong/"))
+    stand_in.status, stand_in.message = 403, "This publishing key is not this club's"
+    with django_capture_on_commit_callbacks(execute=True):
+        organizer_client.post(reverse("tournament:night_publish", args=[night.pk]))
+    assert len(stand_in.got) == 1 and "refused it" in Night.objects.get(pk=night.pk).publish_note
+    stand_in.status, stand_in.message = 200, "On the site."
+    with django_capture_on_commit_callbacks(execute=True):  # the right address and key: the queued night goes now
+        organizer_client.post(reverse("tournament:club_site"), {"address": stand_in.address, "key": "right-key"})
+    assert [(path, key) for path, key, _ in stand_in.got[1:]] == [("/c/birch/publish/", "Bearer right-key")]
+    page = organizer_client.get(reverse("tournament:night_detail", args=[night.pk])).content.decode()
+    assert "Sent at" in page and "sent when the site answers" not in page
+    with django_capture_on_commit_callbacks(execute=True):  # the same address and key typed again send nothing
+        organizer_client.post(reverse("tournament:club_site"), {"address": stand_in.address, "key": ""})
+    assert len(stand_in.got) == 2
 
 
 def _laptop_night(address: str) -> Night:
@@ -454,6 +476,7 @@ def test_publish_sends_the_night_with_the_key_and_says_when(
         (503, "", True, "answered 503"),
         (429, "wait a minute", True, "answered 429"),
         (302, "", False, "sent it elsewhere"),
+        (404, "", False, "has no such address (status 404)"),
     ],
 )
 def test_the_site_s_answer_in_words(organizer_client, stand_in, status, message, again, words):

@@ -92,6 +92,11 @@ def night_publish_send(*, night_id: int, tries: int = 0) -> Try:
         )
     if 300 <= status < 400:
         words = f"Not sent: the club's site sent it elsewhere (status {status}). Check the site's address."
+    elif status == 404 and not message:
+        words = (
+            "Not sent: the club's site has no such address (status 404). Check the site's address on The club's site:"
+            " it ends in /c/ and the club's short address."
+        )
     else:
         words = f"The club's site refused it: {message or f'status {status}'}"
     return _noted(night, Try(False, False, words))

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import dispatch
@@ -39,6 +40,11 @@ def site_address_refusal(address: str) -> str:
     example = "https://euchre.example.org/c/our-club/"
     if not (parts.scheme == "https" and parts.hostname) and not (parts.scheme == "http" and parts.hostname in LOOPBACK):
         return f"Type the club's site address as it starts, with https:// (for example {example})."
+    if re.search(r"/public/c/[-a-zA-Z0-9_]+/?$", parts.path):
+        return (
+            "That is the club's public page, where players read the results. Type the club's own address on the site:"
+            f" the same without /public (for example {example})."
+        )
     if not re.search(r"/c/[-a-zA-Z0-9_]+/?$", parts.path) or parts.query or parts.fragment:
         return (
             "Type the club's own address on the site, ending in /c/ and the club's short address"
@@ -61,11 +67,20 @@ def club_site_set(*, club: Club, address: str, key: str) -> Club:
         errors["key"] = "That is not a publishing key: it is far longer than one."
     if errors:
         raise ValidationError(errors)
+    was = (club.site_address, club.site_key)
     club.site_address = address.rstrip("/") + "/" if address else ""
     club.site_key = key if address else ""
     club.save(update_fields=["site_address", "site_key"])
     # A refusal the old address or key was given says nothing of the new ones: the next try says its own.
     Night.objects.filter(club=club).exclude(publish_note="").update(publish_note="")
+    if club.site_key and (club.site_address, club.site_key) != was:
+        # Nights queued and not sent since (a refusal stops their tries) go to the new address or with the new key
+        # now, not at the next Publish: the night page says "queued" of them.
+        waiting = Night.objects.filter(club=club, publish_asked_at__isnull=False).filter(
+            Q(published_at__isnull=True) | Q(published_at__lt=F("publish_asked_at"))
+        )
+        for night_id in waiting.values_list("pk", flat=True):
+            dispatch.send_on_commit(dispatch.PUBLISH_NIGHT, night_id)
     return club
 
 
