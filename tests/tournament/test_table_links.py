@@ -258,6 +258,27 @@ def test_hand_entry_through_the_link_needs_a_code_from_each_side_to_finish(clien
     assert TableResult.objects.get(table=2).status == "final"
 
 
+def test_after_five_wrong_codes_the_hand_page_offers_no_game_over_that_would_be_refused(client, playing):
+    link = link_for(playing, 2)
+    client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "5", "game": "1"}, **HTMX)
+    finish = reverse("scoring:link_finish", args=[link.token])
+    hands = reverse("scoring:link_hands", args=[link.token])
+    assert f'action="{finish}"' in client.get(hands).content.decode()
+    taken = {code_at(playing, 2, seat) for seat in "NESW"}
+    guesses = [code for code in map(str, range(1000, 1100)) if code not in taken][: CodeMiss.LIMIT]
+    for guess in guesses:
+        client.post(finish, {"ns_code": code_at(playing, 2, "N"), "ew_code": guess, "game": "1"}, **HTMX)
+    locked = "Too many wrong codes at this table this game: the score keeper enters this table's score."
+    page = unescape(client.get(hands).content.decode())
+    assert locked in page and f'action="{finish}"' not in page and "Game over</button>" not in page
+    opened = unescape(client.get(reverse("scoring:table_link", args=[link.token])).content.decode())
+    assert locked in opened and "Or enter it hand by hand" not in opened and "The hands entered so far" in opened
+    # the keeper still ends it from the desk's hand page, no codes asked
+    assert TableResult.objects.get(table=2).status == "playing"
+    game.table_finish(round_=playing, table=2)
+    assert TableResult.objects.get(table=2).status == "final"
+
+
 def finish_codes(round_, table: int) -> dict[str, str]:
     return {"ns_code": code_at(round_, table, "N"), "ew_code": code_at(round_, table, "E")}
 

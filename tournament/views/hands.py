@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from scoring import rules
 from scoring.models import Submission
 from scoring.seats import SEAT_NAMES
-from tournament.models import Round
+from tournament.models import CodeMiss, Round
 from tournament.permissions import keeper_required
 
 from .. import game
@@ -314,6 +314,9 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
             # night will not move again to tell the poll, so the page's next poll draws the table's game as it is now.
             stamp += ":closed"
         context.update(stamp=stamp, poll_oob=True, oob=live)
+        if context.get("needs_confirmer") and shown.may_finish and round_.open and CodeMiss.locked(round_.pk, table):
+            # The table's codes are refused for the rest of the game: no Game over asking for them, the reason said.
+            context["codes_locked"] = CodeMiss.LOCKED
         kit = {**offline_kit(shown), "confirm": bool(context.get("needs_confirmer"))}
         kit.update({name: context["urls"][name] for name in ("add", "undo", "finish")})
         context.update(kit=kit, hand_key=Submission.new_key(), action_key=Submission.new_key())
