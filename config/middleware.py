@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
 from tournament import selectors
+from tournament.sheets import printing
 
 
 class LoadMiddleware:
@@ -85,7 +86,8 @@ class ClubMiddleware:
     """Each club kept apart on one server: a page of a night or a season (a `night_id` or `season_id` in its
     address) answers an account only if it is that account's club's: anything else is "not found", as a night
     that is not there. One query, for those pages only. The public pages (/public/…, the links on cards and
-    tokens) are for anyone and are not checked; a visitor's request is left to the page's own login check."""
+    tokens, the sheets of the registry's public audience) are for anyone and are not checked; a visitor's request
+    is left to the page's own login check."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -96,6 +98,8 @@ class ClubMiddleware:
     def process_view(self, request, view, args, kwargs):
         match = request.resolver_match
         if match is None or match.route.startswith("public/") or not request.user.is_authenticated:
+            return None
+        if printing.is_public(kwargs.get("key")):  # a sheet the room may have: another club's account as a visitor
             return None
         if "night_id" in kwargs and not selectors.night_is_theirs(request.user, kwargs["night_id"]):
             raise Http404("No such night here.")

@@ -94,6 +94,8 @@ def test_a_club_with_nothing_shown_says_so_and_a_wrong_address_is_the_friendly_n
     response = client.get("/public/c/no-such-club/")
     assert response.status_code == 404
     assert "There is no club at this address" in response.content.decode()
+    # an address typed or printed in capitals finds the club
+    assert "No nights are shown here yet" in client.get("/public/c/MAPLE/", follow=True).content.decode()
 
 
 def test_the_page_reads_the_same_queries_for_one_night_or_twenty(client, maple):

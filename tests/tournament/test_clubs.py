@@ -78,6 +78,11 @@ ROUTES = _routes()
 PUBLIC = ("public/", "t/", "results/")
 
 
+def _public(route) -> bool:
+    """An address for anyone: under a public start, or a sheet of the registry's public audience."""
+    return route[1].startswith(PUBLIC) or printing.is_public(route[3].get("key"))
+
+
 @pytest.fixture
 def world(django_user_model):
     """Two clubs, each with an organizer, a keeper, a played night with money, a night taking sign-ups, a season
@@ -173,7 +178,7 @@ def test_every_address_of_club_b_is_not_found_for_club_a_by_get_and_post(client,
     nothing of B's."""
     a, b = world["a"], world["b"]
     before = fingerprint(b["club"])
-    private = [route for route in ROUTES if not route[1].startswith(PUBLIC)]
+    private = [route for route in ROUTES if not _public(route)]
     scoped = [route for route in private if {"night_id", "season_id"} & set(route[2])]
     assert len(scoped) >= 70, "every address of a night or a season is tried"
     tried = 0
@@ -198,7 +203,7 @@ def test_club_a_s_own_night_given_club_b_s_records_changes_nothing_of_b(client, 
     mixed = [
         route
         for route in ROUTES
-        if not route[1].startswith(PUBLIC) and "night_id" in route[2] and len(set(route[2]) - {"number", "table"}) > 1
+        if not _public(route) and "night_id" in route[2] and len(set(route[2]) - {"number", "table"}) > 1
     ]
     assert {name for name, *_ in mixed} >= {
         "tournament:money_take",
@@ -260,7 +265,8 @@ def test_the_public_pages_give_club_a_s_organizer_no_more_than_a_visitor(client,
     """Public pages are anyone's (the room display, a season's table): an organizer of another club sees them as
     a visitor does, without the players who asked to be left off public lists."""
     a, b = world["a"], world["b"]
-    public = [route for route in ROUTES if route[1].startswith("public/")]
+    public = [route for route in ROUTES if route[1].startswith("public/") or printing.is_public(route[3].get("key"))]
+    assert len([route for route in public if "key" in route[3]]) >= 4  # the standings, the chart, their CSV
     seen = {}
     for who in (None, a["organizer"]):
         client.logout()

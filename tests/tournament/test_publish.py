@@ -349,6 +349,12 @@ def test_another_club_s_night_is_refused_without_naming_it(client, files, site):
     assert _nights(site["cedar"]) == [] and len(_nights(site["birch"])) == 1
 
 
+def test_the_club_s_short_address_typed_in_capitals_is_the_club(client, files, site):
+    status, said = _publish(client, site["birch"].slug.upper(), files["mid"], site["key"])
+    assert status == 200, said
+    assert len(_nights(site["birch"])) == 1
+
+
 def test_a_changed_file_is_refused_by_its_checksum(client, files, site):
     data = json.loads(files["end"])
     data["night"]["name"] = "Edited"

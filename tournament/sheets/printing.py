@@ -456,6 +456,12 @@ SHEETS: dict[str, Sheet] = {
 }
 
 
+def is_public(key: object) -> bool:
+    """Whether `key` names a sheet anyone may have (the room's standings, the chart): no key, or another, is not."""
+    sheet = SHEETS.get(key) if isinstance(key, str) else None
+    return sheet is not None and sheet.audience is Audience.PUBLIC
+
+
 def sheet_of(key: str) -> Sheet:
     try:
         return SHEETS[key]

@@ -17,6 +17,8 @@ from ..permissions import organizer_required
 def club_results(request, slug: str):
     """Anyone's: the club's name, the nights its organizers chose to show with their prizes and a way to each
     night's standings, and the seasons those nights count in. Printable as it is."""
+    if slug != slug.lower():  # short addresses are made lower-case: one typed or printed in capitals finds its club
+        return redirect("tournament:club_results", slug.lower(), permanent=True)
     club = selectors.club_by_slug(slug)
     if club is None:
         raise Http404("There is no club at this address: check the link you were given.")

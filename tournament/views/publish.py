@@ -48,7 +48,7 @@ def club_publish(request, slug: str):
     # Behind the hosted set-up's TLS proxy every laptop has the proxy's address: only wrong keys are counted by
     # address, so a stranger's guesses never hold up a club that sends its right key (it counts by the club).
     address = request.META.get("REMOTE_ADDR", "")
-    club = Club.objects.filter(slug=slug).exclude(publish_key_hash="").first()
+    club = Club.objects.filter(slug=slug.lower()).exclude(publish_key_hash="").first()  # short addresses: lower-case
     key = _key(request)
     right = club is not None and hmac.compare_digest(key_hash(key), club.publish_key_hash)
     if not right:  # no club of that address, no key, a wrong key or another club's: the same answer
