@@ -351,7 +351,7 @@ def test_another_club_s_night_is_refused_without_naming_it(client, files, site):
 
 def test_the_club_s_short_address_typed_in_capitals_is_the_club(client, files, site):
     status, said = _publish(client, site["birch"].slug.upper(), files["mid"], site["key"])
-    assert status == 200, said
+    assert status == 201 and said["outcome"] == "made", said
     assert len(_nights(site["birch"])) == 1
 
 
