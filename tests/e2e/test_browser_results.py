@@ -55,7 +55,8 @@ def test_the_results_page_reads_on_a_phone_with_large_text_and_on_a_wide_screen(
     def check(phone):
         assert phone.locator("h1").inner_text() == name
 
-    _reads_on_a_phone_and_a_wide_screen(browser, url, "results", "h1, h2, .results-place, .prize", check)
+    cut = "h1, h2, .results-place, .prize, .results-card td, .results-card th"  # every figure of the card on screen
+    _reads_on_a_phone_and_a_wide_screen(browser, url, "results", cut, check)
 
 
 def test_the_club_s_public_results_read_on_a_phone_with_large_text_and_on_a_wide_screen(live_server, browser):
