@@ -280,6 +280,9 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "club", "notes", "method", "best_of"]
+        # Not a choice of club (a season is its own club's): only the words its pages print under its name.
+        labels = {"club": "Club's name, as its pages print it"}
+        help_texts = {"club": "For example “St Mary's Tuesday Euchre”. Leave it blank to print none."}
         widgets = {
             "notes": forms.Textarea(attrs={"rows": 3}),
             "best_of": forms.TextInput(attrs={"inputmode": "numeric", "size": 3}),

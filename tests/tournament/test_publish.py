@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.server
 import json
 import threading
+from html import unescape
 from io import StringIO
 
 import pytest
@@ -472,6 +473,12 @@ def test_publish_sends_the_night_with_the_key_and_says_when(
     night.refresh_from_db()
     assert night.published_at is not None
     assert "Sent at" in organizer_client.get(page).content.decode()
+    # sent again as it was: the laptop says what the site said, not only the time
+    stand_in.message = "It was already on the club's site as sent: nothing changed."
+    with django_capture_on_commit_callbacks(execute=True):
+        organizer_client.post(reverse("tournament:night_publish", args=[night.pk]))
+    shown = unescape(organizer_client.get(page).content.decode())
+    assert "Sent at" in shown and "The site said: It was already on the club's site as sent: nothing changed." in shown
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,8 @@ def night_publish_send(*, night_id: int, tries: int = 0) -> Try:
         return _noted(night, _later(now, tries, f"the club's site was not reached ({reason})"))
     message = str(said.get("message", ""))[:200]
     if 200 <= status < 300:
-        Night.objects.filter(pk=night.pk).update(published_at=timezone.now(), publish_note="")
+        # the site's own words kept beside the time: "updated", or "nothing changed" for a night sent as it was
+        Night.objects.filter(pk=night.pk).update(published_at=timezone.now(), publish_note=message[:300])
         return Try(True, False, message or "Sent.")
     if status in (408, 429) or status >= 500:
         return _noted(

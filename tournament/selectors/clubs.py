@@ -47,7 +47,8 @@ def publish_state(night: Night) -> PublishState | None:
     if asked is not None and (sent is None or sent < asked):
         words = night.publish_note or f"Queued at {timezone.localtime(asked):%H:%M}: sent when the site answers."
     elif sent is not None:
-        words = f"Sent at {timezone.localtime(sent):%H:%M}."
+        said = f" The site said: {night.publish_note}" if night.publish_note else ""
+        words = f"Sent at {timezone.localtime(sent):%H:%M}.{said}"
     else:
         words = "Not published yet."
     return PublishState(site=site, words=words, live=night.publish_live)
