@@ -49,6 +49,17 @@ def test_standings_sheet_lists_everyone_with_high_and_low(finished):
     assert "Łukasz Żółć" in page and "Chloé Dubois" in page
 
 
+def test_a_name_typed_with_an_emoji_prints_without_an_empty_box(finished):
+    """The bundled font has no emoji: the name prints without it, not with a box (a .notdef glyph, read back as
+    U+0000) in the middle; the sheets' accented letters are untouched."""
+    entries = list(finished.entries.select_related("player"))
+    cards = [pdf.TallyCard(e.player.name, [], e.card, e.code) for e in entries]
+    cards[0] = pdf.TallyCard("Ann 🎉 Lée 🇨🇦", [], cards[0].number, cards[0].code)
+    (text, *_rest) = text_of(pdf.tally_cards_pdf(header(finished), cards, finished.games))
+    assert "Ann" in text and "Lée" in text and "\x00" not in text
+    assert "🎉" not in text and "🇨🇦" not in text
+
+
 def test_tally_cards_two_to_a_page_with_running_totals(finished):
     lines = game_lines(finished)
     entries = list(finished.entries.select_related("player"))

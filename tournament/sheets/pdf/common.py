@@ -20,10 +20,29 @@ FONT, BOLD = "HeadTable", "HeadTable-Bold"
 PAGE_SIZES = {"letter": LETTER, "a4": A4}
 
 
+class PrintedFont(TTFont):
+    """The bundled font, leaving out what it has no letter for (an emoji typed in a name at sign-up): on paper that
+    would be an empty box in the middle of a name. Its widths and its drawing read the same text."""
+
+    def drawable(self, text: str | bytes) -> str:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        if text.isascii():  # every sheet's usual case: the font has every printable ASCII letter
+            return text
+        glyphs = self.face.charToGlyph
+        return "".join(char for char in text if ord(char) in glyphs or char == "\xa0")
+
+    def stringWidth(self, text, size, encoding="utf8"):
+        return super().stringWidth(self.drawable(text), size, encoding)
+
+    def splitString(self, text, doc, encoding="utf-8"):
+        return super().splitString(self.drawable(text), doc, encoding)
+
+
 def register_fonts() -> None:
     if FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSans.ttf")))
-        pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
+        pdfmetrics.registerFont(PrintedFont(FONT, str(FONT_DIR / "DejaVuSans.ttf")))
+        pdfmetrics.registerFont(PrintedFont(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
         pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
 
 
