@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,9 @@ class PrintedFont(TTFont):
         if text.isascii():  # every sheet's usual case: the font has every printable ASCII letter
             return text
         glyphs = self.face.charToGlyph
-        return "".join(char for char in text if ord(char) in glyphs or char == "\xa0")
+        kept = "".join(char for char in text if ord(char) in glyphs or char == "\xa0")
+        # "Ann 🎉 Lee" is "Ann Lee", not "Ann  Lee": the spaces around what was left out become one
+        return re.sub(r" {2,}", " ", kept) if len(kept) < len(text) else kept
 
     def stringWidth(self, text, size, encoding="utf8"):
         return super().stringWidth(self.drawable(text), size, encoding)
