@@ -485,7 +485,7 @@ class ClubSiteForm(forms.Form):
         required=False,
         max_length=200,
         widget=forms.PasswordInput(render_value=False),
-        help_text="Typed once; kept on this laptop, never shown again. Empty: keep the key kept.",
+        help_text="Typed once; kept on this laptop, never shown again. Left empty, the key typed before is kept.",
     )
 
 

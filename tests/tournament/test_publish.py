@@ -100,6 +100,8 @@ def test_refused_without_the_club_s_key(client, files, site):
         status, said = _publish(client, address, files["end"], key)
         assert status == 403, case
         assert not said["ok"] and "key" in said["message"], case
+        # a mistyped short address is the likeliest slip: the words send the organizer to it as well as to the key
+        assert key is None or "check the club's short address" in said["message"], case
     assert Night.objects.count() == 0
     assert client.get(f"/c/{slug}/publish/").status_code == 405
 
@@ -425,6 +427,8 @@ def test_the_club_s_site_is_typed_once_https_or_this_machine(organizer_client, n
         assert "ending in /c/ and the club" in answer.content.decode(), elsewhere
     # the club's public page (where players read) is not where the laptop sends: said, with the address to type
     answer = organizer_client.post(url, {"address": "https://euchre.example.org/public/c/birch/", "key": ""})
+    assert "the same without /public: https://euchre.example.org/c/birch/" in answer.content.decode()
+    answer = organizer_client.post(url, {"address": "HTTPS://EUCHRE.EXAMPLE.ORG/PUBLIC/C/birch", "key": ""})
     assert "the same without /public" in answer.content.decode()
     club.refresh_from_db()
     assert club.site_address == "http://127.0.0.1:8000/c/birch/"

@@ -115,7 +115,7 @@ def test_a_night_published_twice_is_on_the_site_once_and_every_player_mailed_onc
         after_game=at_the_venue,
         money={"currency": "USD", "pre": 500, "door": 700, "member": None, "methods": ("cash", "card")},
     )
-    assert "refused it: This publishing key is not this club" in said_mid[0]
+    assert "refused it: This publishing key is not the key of a club at this address" in said_mid[0]
     assert said_mid[1].startswith("Sent at")
     assert received == []  # the night under way: nobody mailed yet
 

@@ -40,10 +40,13 @@ def site_address_refusal(address: str) -> str:
     example = "https://euchre.example.org/c/our-club/"
     if not (parts.scheme == "https" and parts.hostname) and not (parts.scheme == "http" and parts.hostname in LOOPBACK):
         return f"Type the club's site address as it starts, with https:// (for example {example})."
-    if re.search(r"/public/c/[-a-zA-Z0-9_]+/?$", parts.path):
+    if re.search(r"/public/c/[-a-zA-Z0-9_]+/?$", parts.path, re.IGNORECASE):
+        own = parts._replace(
+            path=re.sub(r"/public(/c/)", r"\1", parts.path, flags=re.IGNORECASE), query="", fragment=""
+        )
         return (
-            "That is the club's public page, where players read the results. Type the club's own address on the site:"
-            f" the same without /public (for example {example})."
+            "That is the club's public page, where players read the results. Type the club's own address on the site,"
+            f" the same without /public: {own.geturl().rstrip('/')}/"
         )
     if not re.search(r"/c/[-a-zA-Z0-9_]+/?$", parts.path) or parts.query or parts.fragment:
         return (

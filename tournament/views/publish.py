@@ -54,8 +54,16 @@ def club_publish(request, slug: str):
     if not right:  # no club of that address, no key, a wrong key or another club's: the same answer
         if count(f"publish-wrong:{address}") > WRONG_KEYS_PER_MINUTE:
             return _answer(429, "Too many wrong keys from this address: wait a minute.")
-        word = "No publishing key was sent" if not key else "This publishing key is not this club's"
-        return _answer(403, f"{word}: type the key the club's site gave in the laptop's “The club's site”.")
+        # The same words for a club that is not there: a stranger learns nothing of which clubs the site holds.
+        if not key:
+            return _answer(
+                403, "No publishing key was sent: type the key the club's site gave in the laptop's “The club's site”."
+            )
+        return _answer(
+            403,
+            "This publishing key is not the key of a club at this address: check the club's short address at the end"
+            " of the site address (…/c/<short address>/), then the key, in the laptop's “The club's site”.",
+        )
     if count(f"publish:{club.pk}") > PUBLISHES_PER_MINUTE:
         return _answer(429, "Too many publishes this minute: wait a minute.")
     raw = request.read(backup.MAX_BYTES + 1)  # read here, not as request.body: no upload limit of forms applies
