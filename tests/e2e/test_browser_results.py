@@ -55,7 +55,7 @@ def test_the_results_page_reads_on_a_phone_with_large_text_and_on_a_wide_screen(
     def check(phone):
         assert phone.locator("h1").inner_text() == name
 
-    cut = "h1, h2, .results-place, .prize, .results-card td, .results-card th"  # every figure of the card on screen
+    cut = "h1, h2, .results-place, .prize, .results-card td, .results-card th, .results-nights td"  # every figure
     _reads_on_a_phone_and_a_wide_screen(browser, url, "results", cut, check)
 
 
