@@ -99,7 +99,7 @@ class ClubMiddleware:
         match = request.resolver_match
         if match is None or match.route.startswith("public/") or not request.user.is_authenticated:
             return None
-        if printing.is_public(kwargs.get("key")):  # a sheet the room may have: another club's account as a visitor
+        if printing.is_public(kwargs.get("key")):  # a sheet the room may have (seating, standings): as to a visitor
             return None
         if "night_id" in kwargs and not selectors.night_is_theirs(request.user, kwargs["night_id"]):
             raise Http404("No such night here.")

@@ -266,7 +266,7 @@ def test_the_public_pages_give_club_a_s_organizer_no_more_than_a_visitor(client,
     a visitor does, without the players who asked to be left off public lists."""
     a, b = world["a"], world["b"]
     public = [route for route in ROUTES if route[1].startswith("public/") or printing.is_public(route[3].get("key"))]
-    assert len([route for route in public if "key" in route[3]]) >= 4  # the standings, the chart, their CSV
+    assert len([route for route in public if "key" in route[3]]) >= 4  # seating, standings (PDF, CSV), season CSV
     seen = {}
     for who in (None, a["organizer"]):
         client.logout()

@@ -457,7 +457,7 @@ SHEETS: dict[str, Sheet] = {
 
 
 def is_public(key: object) -> bool:
-    """Whether `key` names a sheet anyone may have (the room's standings, the chart): no key, or another, is not."""
+    """Whether `key` names a sheet anyone may have (the room's seating and standings): no key, or another, is not."""
     sheet = SHEETS.get(key) if isinstance(key, str) else None
     return sheet is not None and sheet.audience is Audience.PUBLIC
 
