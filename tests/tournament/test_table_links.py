@@ -273,6 +273,10 @@ def test_after_five_wrong_codes_the_hand_page_offers_no_game_over_that_would_be_
     assert locked in page and f'action="{finish}"' not in page and "Game over</button>" not in page
     opened = unescape(client.get(reverse("scoring:table_link", args=[link.token])).content.decode())
     assert locked in opened and "Or enter it hand by hand" not in opened and "The hands entered so far" in opened
+    # the bell's words no longer send the table to a Game over it does not have
+    game.round_ring_bell(round_=playing)
+    page = unescape(client.get(hands).content.decode())
+    assert "then the score keeper ends this game" in page and "tap “Game over”" not in page
     # the keeper still ends it from the desk's hand page, no codes asked
     assert TableResult.objects.get(table=2).status == "playing"
     game.table_finish(round_=playing, table=2)

@@ -314,7 +314,7 @@ def answer(request, round_: Round, table: int, draft: Draft, error: str = "", ur
             # night will not move again to tell the poll, so the page's next poll draws the table's game as it is now.
             stamp += ":closed"
         context.update(stamp=stamp, poll_oob=True, oob=live)
-        if context.get("needs_confirmer") and shown.may_finish and round_.open and CodeMiss.locked(round_.pk, table):
+        if context.get("needs_confirmer") and round_.open and not shown.over and CodeMiss.locked(round_.pk, table):
             # The table's codes are refused for the rest of the game: no Game over asking for them, the reason said.
             context["codes_locked"] = CodeMiss.LOCKED
         kit = {**offline_kit(shown), "confirm": bool(context.get("needs_confirmer"))}
