@@ -88,6 +88,7 @@ a_night = [  # nights/<night>/…
     path("results/mail/", player_results.results_mail, name="results_mail"),
     path("publish/", publish.night_publish, name="night_publish"),
     path("publish/live/", publish.night_publish_live, name="night_publish_live"),
+    path("publish/state/", publish.night_publish_state, name="night_publish_state"),
     path("public-results/", club_site.night_results_public, name="night_results_public"),
     path("players/add/", players.player_add, name="player_add"),
     path("players/paste/", players.player_paste, name="player_paste"),

@@ -485,6 +485,21 @@ def test_publish_sends_the_night_with_the_key_and_says_when(
     assert "Sent at" in shown and "The site said: It was already on the club's site as sent: nothing changed." in shown
 
 
+def test_the_night_page_follows_a_queued_send_until_the_site_answers(organizer_client, stand_in):
+    night = _laptop_night(stand_in.address)
+    organizer_client.post(reverse("tournament:night_publish", args=[night.pk]))  # queued: the worker has not run
+    state = reverse("tournament:night_publish_state", args=[night.pk])
+    page = organizer_client.get(reverse("tournament:night_detail", args=[night.pk])).content.decode()
+    assert f'hx-get="{state}"' in page and "sent when the site answers" in page
+    polled = organizer_client.get(state).content.decode()
+    assert "sent when the site answers" in polled and 'hx-trigger="every 3s"' in polled  # still waiting
+    backup.night_publish_send(night_id=night.pk)  # the worker's try
+    polled = unescape(organizer_client.get(state).content.decode())
+    assert "Sent at" in polled and "The site said: On the site." in polled
+    assert "hx-trigger" not in polled  # answered: the poll stops
+    assert organizer_client.post(state).status_code == 405
+
+
 @pytest.mark.parametrize(
     "status, message, again, words",
     [

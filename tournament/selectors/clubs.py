@@ -35,6 +35,7 @@ class PublishState:
     site: str  # the club's site ("": none typed yet)
     words: str  # queued, sent at HH:MM, or the last try's words (the site's refusal, or why it was not reached)
     live: bool
+    waiting: bool = False  # queued and not sent since: the night page follows it until the site answers
 
 
 def publish_state(night: Night) -> PublishState | None:
@@ -44,11 +45,12 @@ def publish_state(night: Night) -> PublishState | None:
         return None
     site = club.site_address if club.site_key else ""
     asked, sent = night.publish_asked_at, night.published_at
-    if asked is not None and (sent is None or sent < asked):
+    waiting = asked is not None and (sent is None or sent < asked)
+    if waiting:
         words = night.publish_note or f"Queued at {timezone.localtime(asked):%H:%M}: sent when the site answers."
     elif sent is not None:
         said = f" The site said: {night.publish_note}" if night.publish_note else ""
         words = f"Sent at {timezone.localtime(sent):%H:%M}.{said}"
     else:
         words = "Not published yet."
-    return PublishState(site=site, words=words, live=night.publish_live)
+    return PublishState(site=site, words=words, live=night.publish_live, waiting=waiting and bool(site))

@@ -14,9 +14,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
-from .. import backup, services
+from .. import backup, selectors, services
 from ..addresses import phone_address
 from ..forms import ClubSiteForm, apply_errors
 from ..models import Club, Night
@@ -121,6 +121,16 @@ def night_publish(request, night_id: int):
     else:
         messages.success(request, f"Queued for the club's site at {timezone.localtime():%H:%M}.")
     return redirect(night.get_absolute_url() + "#publish")
+
+
+@organizer_required
+@require_GET
+def night_publish_state(request, night_id: int):
+    """The night page's words on its send, polled while it waits for the site: "Sent at …" or the refusal shows
+    without a reload (the poll stops with the answer)."""
+    night = get_object_or_404(Night, pk=night_id)
+    context = {"night": night, "publish": selectors.publish_state(night)}
+    return TemplateResponse(request, "tournament/night_detail.html#publish_words", context)
 
 
 @organizer_required
