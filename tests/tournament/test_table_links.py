@@ -258,7 +258,7 @@ def test_hand_entry_through_the_link_needs_a_code_from_each_side_to_finish(clien
     assert TableResult.objects.get(table=2).status == "final"
 
 
-def test_after_five_wrong_codes_the_hand_page_offers_no_game_over_that_would_be_refused(client, playing):
+def test_after_five_wrong_codes_the_hand_page_offers_no_game_over_that_would_be_refused(client, playing, organizer):
     link = link_for(playing, 2)
     client.post(reverse("scoring:link_hand_add", args=[link.token]), {"maker": "N", "tricks": "5", "game": "1"}, **HTMX)
     finish = reverse("scoring:link_finish", args=[link.token])
@@ -277,6 +277,10 @@ def test_after_five_wrong_codes_the_hand_page_offers_no_game_over_that_would_be_
     game.round_ring_bell(round_=playing)
     page = unescape(client.get(hands).content.decode())
     assert "then the score keeper ends this game" in page and "tap “Game over”" not in page
+    # the keeper's desk says so on the table's row (and not on the others')
+    client.force_login(organizer)
+    desk = unescape(client.get(reverse("scoring:keeper_desk", args=[playing.night_id])).content.decode())
+    assert desk.count("too many wrong codes at the table: enter its score here") == 1
     # the keeper still ends it from the desk's hand page, no codes asked
     assert TableResult.objects.get(table=2).status == "playing"
     game.table_finish(round_=playing, table=2)

@@ -7,11 +7,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, models
+from django.db.models import Count
 
 from scoring import rules
 from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SIDE_NAMES, is_three
-from tournament.models import Night, Round, entry_name
+from tournament.models import CodeMiss, Night, Round, entry_name
 
 from .night import stamp_of
 
@@ -197,6 +198,7 @@ class DeskRow:
     waiting: list[Submission]  # drafts and disputes typed at the table
     status: DeskState
     three: dict[str, str] | None = None  # a table of three: seat -> name (`ns` and `ew` then say who is where)
+    locked: bool = False  # too many wrong codes at the table this game: only the keeper enters its score
 
     @property
     def winner_name(self) -> str:
@@ -212,6 +214,12 @@ class DeskRow:
 
     @property
     def label(self) -> str:
+        said = self._label()
+        if self.locked and self.status != DeskState.IN:
+            return f"{said} · too many wrong codes at the table: enter its score here"
+        return said
+
+    def _label(self) -> str:
         if self.status == DeskState.IN:
             return "in"
         if self.three is not None and self.status in (DeskState.DISPUTED, DeskState.DRAFT):
@@ -248,7 +256,7 @@ def three_score(seats: dict[str, str], result: TableResult | None) -> str:
 
 
 def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
-    """Every table of a game with its state, for the keeper's desk (three queries); `table`: that table's row alone
+    """Every table of a game with its state, for the keeper's desk (four queries); `table`: that table's row alone
     (a row saved at the desk is drawn again without reading the other tables)."""
     names: dict[int, dict[str, str]] = {}
     only = {} if table is None else {"table": table}
@@ -261,6 +269,8 @@ def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
         round=round_, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED], **only
     ).order_by("number"):
         waiting.setdefault(submission.table, []).append(submission)
+    misses = CodeMiss.objects.filter(round=round_, **only).values("table").annotate(n=Count("id"))
+    locked = {miss["table"] for miss in misses if miss["n"] >= CodeMiss.LIMIT}
     rows = []
     for at in sorted(names):
         seats, result, pending = names[at], results.get(at), waiting.get(at, [])
@@ -284,6 +294,7 @@ def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
                     [s for s in pending if status != DeskState.DISPUTED or s.status == Submission.Status.DISPUTED],
                     status,
                     seats,
+                    at in locked,
                 )
             )
             continue
@@ -295,6 +306,7 @@ def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
                 result=result,
                 waiting=[s for s in pending if status != DeskState.DISPUTED or s.status == Submission.Status.DISPUTED],
                 status=status,
+                locked=at in locked,
             )
         )
     return rows
