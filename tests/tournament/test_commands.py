@@ -45,6 +45,19 @@ def test_simulate_night_refuses_a_head_count_it_cannot_seat():
     assert not Night.objects.exists()  # a failed rehearsal leaves nothing behind
 
 
+def test_simulate_night_on_a_server_of_several_clubs_is_told_which_club():
+    from tournament.services import clubs
+
+    clubs.club_add(name="Alder Euchre Club", slug="alder")
+    birch = clubs.club_add(name="Birch Euchre Club", slug="birch")
+    with pytest.raises(CommandError, match="--club <short address>"):
+        call_command("simulate_night", players=8, rounds=1)
+    with pytest.raises(CommandError, match="No club has the short address 'cedar'"):
+        call_command("simulate_night", players=8, rounds=1, club="cedar")
+    call_command("simulate_night", players=8, rounds=1, club="BIRCH")
+    assert list(Night.objects.values_list("club_id", flat=True)) == [birch.pk]
+
+
 def test_ensure_organizer_is_idempotent(settings, tmp_path, capsys, monkeypatch):
     settings.VAR_DIR = tmp_path
     monkeypatch.setenv("HEADTABLE_ORGANIZER_PASSWORD", "letmein-euchre")

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring import rules
 from tournament.engine.money import METHODS, MoneyError, parse_cents
-from tournament.models import Night
+from tournament.models import Club, Night
 from tournament.rehearsal import simulate
 from tournament.selectors import night_record, night_standings
 
@@ -103,8 +103,12 @@ class Command(BaseCommand):
             help="Not a multiple of four: byes, a house player, or tables of three (threes).",
         )
         parser.add_argument("--json", dest="json_file", help="Write the night here ('-' for standard output).")
+        parser.add_argument("--club", default="", help="The club's short address (on a server of several clubs).")
 
     def handle(self, *args, json_file, **options):
+        club = Club.objects.filter(slug=options["club"].lower()).first() if options["club"] else None
+        if options["club"] and club is None:
+            raise CommandError(f"No club has the short address {options['club']!r}.")
         keys = ("players", "rounds", "seed", "movement", "hands", "scoring", "entry", "target", "head_table")
         wanted = {key: options[key] for key in keys}
         try:
@@ -118,10 +122,14 @@ class Command(BaseCommand):
                 never_share=options["never_pairs"],
                 two_groups=options["two_groups"],
                 fill=options["fill"],
+                club=club,
                 **changes,
             )
         except ValidationError as error:
-            raise CommandError(" ".join(error.messages)) from error
+            words = " ".join(error.messages)
+            if club is None and "several clubs" in words:
+                words += " Name it with --club <short address>."
+            raise CommandError(words) from error
         record = night_record(night)
         if json_file == "-":
             self.stdout.write(json.dumps(record, indent=1, ensure_ascii=False))
