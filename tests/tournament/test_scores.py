@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -109,6 +112,21 @@ def test_the_desk_says_why_a_paper_total_is_refused(organizer_client, playing):
     assert response.status_code == 200
     assert "No 8 hands make N–S 0, E–W 0" in response.content.decode()
     assert not TableResult.objects.exists()
+
+
+def test_a_score_saved_at_the_desk_has_the_desk_s_poll_ask_at_once(organizer_client, playing):
+    """The bar's "Waiting for tables …" follows a save at once: the save's answer has the page's poll ask now (an
+    event it listens for), and that poll brings the bar as it now stands."""
+    desk = organizer_client.get(reverse("scoring:keeper_desk", args=[playing.night_id])).content.decode()
+    assert "Waiting for tables 1, 2." in desk
+    poll = re.search(r'<div id="desk-poll"[^>]*hx-get="([^"]+)"[^>]*hx-trigger="([^"]+)"', desk)
+    assert poll and "desk-saved from:body" in poll.group(2)
+    saved = _desk_post(organizer_client, playing, 1, ns_points="6", ew_points="2")
+    assert saved["HX-Trigger"] == "desk-saved"
+    asked = organizer_client.get(unescape(poll.group(1)), HTTP_HX_REQUEST="true").content.decode()
+    assert "Waiting for table 2." in asked and "Waiting for tables" not in asked
+    refused = _desk_post(organizer_client, playing, 2, ns_points="0", ew_points="0")
+    assert "HX-Trigger" not in refused  # a refusal changed nothing: no poll needed
 
 
 def _desk_post(client, round_, table: int, **fields):

@@ -136,7 +136,10 @@ def desk_save(request, night_id: int, number: int, table: int):
     if saved:
         form = _form(row, round_)
     context = {"night": night, "round": round_, "row": row, "form": form, "saved": saved}
-    return TemplateResponse(request, f"{TEMPLATE}#row", context)
+    response = TemplateResponse(request, f"{TEMPLATE}#row", context)
+    if saved:  # the desk's poll asks now: the bar's "Waiting for tables …" follows the save, not 3 s later
+        response["HX-Trigger"] = "desk-saved"
+    return response
 
 
 @keeper_required
