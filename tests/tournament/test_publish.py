@@ -433,9 +433,20 @@ def test_the_club_s_site_is_typed_once_https_or_this_machine(organizer_client, n
     club.refresh_from_db()
     assert club.site_address == "http://127.0.0.1:8000/c/birch/"
     # a refusal of the old address or key is not left on a night once a new one is typed
-    Night.objects.filter(pk=night.pk).update(publish_note="The site refused the key.")
+    Night.objects.filter(pk=night.pk).update(publish_note="The site refused the key.", publish_asked_at=timezone.now())
     organizer_client.post(url, {"address": "https://euchre.example.org/c/birch/", "key": "n" * 43})
     assert Night.objects.get(pk=night.pk).publish_note == ""
+    # what the site said of a night it took stays beside its "Sent at"
+    said = "“Spring” was already on the club's site as sent: nothing changed."
+    Night.objects.filter(pk=night.pk).update(publish_note=said, published_at=timezone.now())
+    organizer_client.post(url, {"address": "https://euchre.example.org/c/birch/", "key": "m" * 43})
+    assert Night.objects.get(pk=night.pk).publish_note == said
+    # typed in capitals, the club's part is kept as the site's addresses are (lower-case), suggested the same way
+    answer = organizer_client.post(url, {"address": "HTTP://127.0.0.1:8000/Public/C/Birch/", "key": ""})
+    assert "the same without /public: http://127.0.0.1:8000/c/birch/" in answer.content.decode()
+    organizer_client.post(url, {"address": "http://127.0.0.1:8000/C/Birch", "key": ""})
+    club.refresh_from_db()
+    assert club.site_address == "http://127.0.0.1:8000/c/birch/"
 
 
 def test_a_night_refused_for_its_address_or_key_goes_once_the_right_ones_are_typed(
@@ -528,7 +539,9 @@ def test_the_site_s_answer_in_words(organizer_client, stand_in, status, message,
 def test_an_offline_laptop_tries_again_later_and_later(db):
     night = _laptop_night("http://127.0.0.1:9/c/birch/")  # nothing listens there
     tried = backup.night_publish_send(night_id=night.pk, tries=3)
-    assert tried.again and "not reached" in tried.words
+    assert tried.again and "not reached (nothing answered at its address" in tried.words
+    assert "Errno" not in tried.words and "in about 4 min" in tried.words
+    assert "in about 30 s." in backup.night_publish_send(night_id=night.pk, tries=0).words  # the first wait
     assert [backup.retry_after(n) for n in range(8)] == [30, 60, 120, 240, 480, 960, 1800, 1800]
     last = backup.night_publish_send(night_id=night.pk, tries=199)
     assert not last.again and "Press Publish again" in last.words

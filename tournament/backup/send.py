@@ -9,8 +9,10 @@ again later by the task (`tasks.publish_night`), later and later. Standard libra
 from __future__ import annotations
 
 import dataclasses
+import errno
 import http.client
 import json
+import socket
 import urllib.error
 import urllib.request
 from typing import Any
@@ -80,8 +82,7 @@ def night_publish_send(*, night_id: int, tries: int = 0) -> Try:
     try:
         status, said = _post(club.site_address + "publish/", body, club.site_key)
     except (OSError, http.client.HTTPException) as error:  # no connection, a name not found, a timeout, a cut answer
-        reason = getattr(error, "reason", error)
-        return _noted(night, _later(now, tries, f"the club's site was not reached ({reason})"))
+        return _noted(night, _later(now, tries, f"the club's site was not reached ({_unreached(error)})"))
     message = str(said.get("message", ""))[:200]
     if 200 <= status < 300:
         # the site's own words kept beside the time: "updated", or "nothing changed" for a night sent as it was
@@ -103,11 +104,26 @@ def night_publish_send(*, night_id: int, tries: int = 0) -> Try:
     return _noted(night, Try(False, False, words))
 
 
+def _unreached(error: BaseException) -> str:
+    """Why the site was not reached, in an organizer's words (not the system's error number)."""
+    reason = getattr(error, "reason", error)
+    if isinstance(reason, ConnectionRefusedError):
+        return "nothing answered at its address: is it the right one, and is the site up?"
+    if isinstance(reason, socket.gaierror):
+        return "its name was not found: is this laptop on the internet?"
+    if isinstance(reason, TimeoutError | socket.timeout):
+        return "it did not answer in time"
+    if isinstance(reason, OSError) and reason.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return "no way to it from here: is this laptop on the internet?"
+    return str(reason)
+
+
 def _later(now, tries: int, why: str) -> Try:
     if tries + 1 >= TRIES:
         return Try(False, False, f"Not sent: {why} at {now:%H:%M}, and no longer tried. Press Publish again.")
-    minutes = max(1, retry_after(tries) // 60)
-    return Try(False, True, f"Not sent yet: {why} at {now:%H:%M}; it tries again in about {minutes} min.")
+    wait = retry_after(tries)
+    when = f"{wait} s" if wait < 60 else f"{wait // 60} min"
+    return Try(False, True, f"Not sent yet: {why} at {now:%H:%M}; it tries again in about {when}.")
 
 
 def _noted(night: Night, outcome: Try) -> Try:

@@ -41,19 +41,23 @@ def site_address_refusal(address: str) -> str:
     if not (parts.scheme == "https" and parts.hostname) and not (parts.scheme == "http" and parts.hostname in LOOPBACK):
         return f"Type the club's site address as it starts, with https:// (for example {example})."
     if re.search(r"/public/c/[-a-zA-Z0-9_]+/?$", parts.path, re.IGNORECASE):
-        own = parts._replace(
-            path=re.sub(r"/public(/c/)", r"\1", parts.path, flags=re.IGNORECASE), query="", fragment=""
-        )
+        path = _club_part(re.sub(r"/public(/c/)", r"\1", parts.path, flags=re.IGNORECASE))
+        own = parts._replace(path=path, query="", fragment="")
         return (
             "That is the club's public page, where players read the results. Type the club's own address on the site,"
             f" the same without /public: {own.geturl().rstrip('/')}/"
         )
-    if not re.search(r"/c/[-a-zA-Z0-9_]+/?$", parts.path) or parts.query or parts.fragment:
+    if not re.search(r"/c/[-a-zA-Z0-9_]+/?$", parts.path, re.IGNORECASE) or parts.query or parts.fragment:
         return (
             "Type the club's own address on the site, ending in /c/ and the club's short address"
             f" (for example {example}): the site's operator has it."
         )
     return ""
+
+
+def _club_part(path: str) -> str:
+    """The path's ending /c/<short address>/ as the site's addresses are: lower-case (short addresses are)."""
+    return re.sub(r"/c/([-a-zA-Z0-9_]+)/?$", lambda found: f"/c/{found.group(1).lower()}/", path, flags=re.IGNORECASE)
 
 
 @transaction.atomic
@@ -71,17 +75,21 @@ def club_site_set(*, club: Club, address: str, key: str) -> Club:
     if errors:
         raise ValidationError(errors)
     was = (club.site_address, club.site_key)
+    if address:
+        parts = urlsplit(address)
+        address = parts._replace(path=_club_part(parts.path)).geturl()
     club.site_address = address.rstrip("/") + "/" if address else ""
     club.site_key = key if address else ""
     club.save(update_fields=["site_address", "site_key"])
-    # A refusal the old address or key was given says nothing of the new ones: the next try says its own.
-    Night.objects.filter(club=club).exclude(publish_note="").update(publish_note="")
+    waiting = Night.objects.filter(club=club, publish_asked_at__isnull=False).filter(
+        Q(published_at__isnull=True) | Q(published_at__lt=F("publish_asked_at"))
+    )
+    # A refusal the old address or key was given says nothing of the new ones: the next try says its own. (What the
+    # site said of a night it took stays beside its "Sent at".)
+    waiting.exclude(publish_note="").update(publish_note="")
     if club.site_key and (club.site_address, club.site_key) != was:
         # Nights queued and not sent since (a refusal stops their tries) go to the new address or with the new key
         # now, not at the next Publish: the night page says "queued" of them.
-        waiting = Night.objects.filter(club=club, publish_asked_at__isnull=False).filter(
-            Q(published_at__isnull=True) | Q(published_at__lt=F("publish_asked_at"))
-        )
         for night_id in waiting.values_list("pk", flat=True):
             dispatch.send_on_commit(dispatch.PUBLISH_NIGHT, night_id)
     return club
