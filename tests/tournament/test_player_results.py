@@ -144,7 +144,9 @@ def test_the_phone_page_opens_the_results_with_the_cards_code(played):
     url = reverse("tournament:results_by_code", args=[played.pk, entry.player_id])
     assert url in page and entry.player.results_token not in page
     wrong = client.post(url, {"code": "0" if entry.code != "0" else "1"}, follow=True)
-    assert "not the code on your tally card" in wrong.content.decode()
+    assert "it is the number after “Code” at the top of your tally card" in wrong.content.decode()
+    spaced = client.post(url, {"code": f" {entry.code[:2]} {entry.code[2:]} "})  # as read off the card, in twos
+    assert spaced.status_code == 302 and entry.player.results_token in spaced["Location"]
     right = client.post(url, {"code": entry.code})
     assert right.status_code == 302
     assert right["Location"] == reverse("tournament:results_night", args=[entry.player.results_token, played.pk])

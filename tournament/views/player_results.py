@@ -70,8 +70,9 @@ def results_by_code(request, night_id: int, player_id: int):
     if count(f"results-code:{request.META.get('REMOTE_ADDR', '')}") > CODE_TRIES_A_MINUTE:
         messages.error(request, "Too many codes tried from this phone: wait a minute and try again.")
         return redirect(back)
-    if request.POST.get("code", "").strip() != found.code:
-        messages.error(request, "That is not the code on your tally card (the number beside your name).")
+    typed = "".join(request.POST.get("code", "").split())  # "19 08" as read off the card is 1908
+    if typed != found.code:
+        messages.error(request, "That is not your code: it is the number after “Code” at the top of your tally card.")
         return redirect(back)
     return redirect("tournament:results_night", found.player.results_token, night_id)
 
