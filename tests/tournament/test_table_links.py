@@ -281,6 +281,11 @@ def test_after_five_wrong_codes_the_hand_page_offers_no_game_over_that_would_be_
     client.force_login(organizer)
     desk = unescape(client.get(reverse("scoring:keeper_desk", args=[playing.night_id])).content.decode())
     assert desk.count("too many wrong codes at the table: enter its score here") == 1
+    # with a way to the table's hands, where the keeper ends its game from the hands entered (no totals retyped)
+    hands_page = reverse("scoring:table_hands", args=[playing.night_id, playing.number, 2])
+    assert f'href="{hands_page}">its hands: end its game there' in desk
+    keeper_hands = client.get(hands_page).content.decode()
+    assert "Game over</button>" in keeper_hands and "ns_code" not in keeper_hands
     # the keeper still ends it from the desk's hand page, no codes asked
     assert TableResult.objects.get(table=2).status == "playing"
     game.table_finish(round_=playing, table=2)
