@@ -388,8 +388,18 @@ class Night(models.Model):
             self.club_id = sole_club_id()
         super().save(*args, **kwargs)
 
+    # Queued for the club's site and not sent since: the one rule, for a night (`publish_waiting`) and in a query.
+    PUBLISH_WAITING = models.Q(publish_asked_at__isnull=False) & (
+        models.Q(published_at__isnull=True) | models.Q(published_at__lt=models.F("publish_asked_at"))
+    )
+
     def get_absolute_url(self) -> str:
         return reverse("tournament:night_detail", args=[self.pk])
+
+    @property
+    def publish_waiting(self) -> bool:
+        asked, sent = self.publish_asked_at, self.published_at
+        return asked is not None and (sent is None or sent < asked)
 
     @property
     def tie_keys(self) -> list[str]:

@@ -45,7 +45,7 @@ def publish_state(night: Night) -> PublishState | None:
         return None
     site = club.site_address if club.site_key else ""
     asked, sent = night.publish_asked_at, night.published_at
-    waiting = asked is not None and (sent is None or sent < asked)
+    waiting = night.publish_waiting
     if waiting:
         words = night.publish_note or f"Queued at {timezone.localtime(asked):%H:%M}: sent when the site answers."
     elif sent is not None:

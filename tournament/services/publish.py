@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import dispatch
@@ -18,6 +17,7 @@ from ..models import Club, Night
 
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 SITE_KEY_LENGTH = 64  # Club.site_key's
+CLUB_PART = r"/c/([-a-zA-Z0-9_]+)/?$"  # a club's own address on its site ends so (its short address)
 
 
 def key_hash(key: str) -> str:
@@ -40,14 +40,14 @@ def site_address_refusal(address: str) -> str:
     example = "https://euchre.example.org/c/our-club/"
     if not (parts.scheme == "https" and parts.hostname) and not (parts.scheme == "http" and parts.hostname in LOOPBACK):
         return f"Type the club's site address as it starts, with https:// (for example {example})."
-    if re.search(r"/public/c/[-a-zA-Z0-9_]+/?$", parts.path, re.IGNORECASE):
+    if re.search(r"/public" + CLUB_PART, parts.path, re.IGNORECASE):
         path = _club_part(re.sub(r"/public(/c/)", r"\1", parts.path, flags=re.IGNORECASE))
         own = parts._replace(path=path, query="", fragment="")
         return (
             "That is the club's public page, where players read the results. Type the club's own address on the site,"
             f" the same without /public: {own.geturl().rstrip('/')}/"
         )
-    if not re.search(r"/c/[-a-zA-Z0-9_]+/?$", parts.path, re.IGNORECASE) or parts.query or parts.fragment:
+    if not re.search(CLUB_PART, parts.path, re.IGNORECASE) or parts.query or parts.fragment:
         return (
             "Type the club's own address on the site, ending in /c/ and the club's short address"
             f" (for example {example}): the site's operator has it."
@@ -57,7 +57,7 @@ def site_address_refusal(address: str) -> str:
 
 def _club_part(path: str) -> str:
     """The path's ending /c/<short address>/ as the site's addresses are: lower-case (short addresses are)."""
-    return re.sub(r"/c/([-a-zA-Z0-9_]+)/?$", lambda found: f"/c/{found.group(1).lower()}/", path, flags=re.IGNORECASE)
+    return re.sub(CLUB_PART, lambda found: f"/c/{found.group(1).lower()}/", path, flags=re.IGNORECASE)
 
 
 @transaction.atomic
@@ -81,9 +81,7 @@ def club_site_set(*, club: Club, address: str, key: str) -> Club:
     club.site_address = address.rstrip("/") + "/" if address else ""
     club.site_key = key if address else ""
     club.save(update_fields=["site_address", "site_key"])
-    waiting = Night.objects.filter(club=club, publish_asked_at__isnull=False).filter(
-        Q(published_at__isnull=True) | Q(published_at__lt=F("publish_asked_at"))
-    )
+    waiting = Night.objects.filter(Night.PUBLISH_WAITING, club=club)
     # A refusal the old address or key was given says nothing of the new ones: the next try says its own. (What the
     # site said of a night it took stays beside its "Sent at".)
     waiting.exclude(publish_note="").update(publish_note="")
