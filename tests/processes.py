@@ -6,10 +6,14 @@ fresh PostgreSQL database on the same server and the Redis broker (hosted).
 
 from __future__ import annotations
 
+import functools
 import os
+import secrets
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -25,23 +29,61 @@ HOSTED = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
 
 def isolated_env(tmp_path: Path, name: str) -> dict[str, str]:
-    """An environment with a database of its own called `name` (and the xdist worker's name), migrated."""
+    """An environment with a database of its own called `name` (and the xdist worker's name), migrated.
+
+    The database is a copy of one migrated once per test process (`_migrated`): the same tables and rows a fresh
+    `migrate` gives, without running the migrations again for each test that starts the app."""
     name += worker_suffix()
     env = {**os.environ, "HEADTABLE_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    template = _migrated()
     if HOSTED:
         env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"
-        psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c"]
-        subprocess.run([*psql, f"drop database if exists {name}"], check=True)
-        subprocess.run([*psql, f"create database {name}"], check=True)
+        _psql(f"drop database if exists {name}")
+        _psql(f"create database {name} template {template}")
         # An empty queue: a message a killed worker left unacknowledged (a bell, a print job) would come back
         # after Redis's visibility timeout and act on this database's round or job of the same number.
         if env.get("CELERY_BROKER_URL", "").startswith("redis://"):
             redis.Redis.from_url(env["CELERY_BROKER_URL"]).flushdb()
     else:
-        env["DATABASE_URL"] = f"sqlite:///{tmp_path / f'{name}.sqlite3'}"
+        copy = tmp_path / f"{name}.sqlite3"
+        with sqlite3.connect(template) as source, sqlite3.connect(copy) as target:
+            source.backup(target)
+        source.close()
+        target.close()
+        env["DATABASE_URL"] = f"sqlite:///{copy}"
+        env.pop("CELERY_BROKER_URL", None)
+    # What the first start leaves in var/ beside the database (migrate made it before): the key every process of
+    # the app signs with, written once here so that two processes starting together cannot each write their own.
+    key = tmp_path / "secret_key"
+    if not key.exists():
+        key.write_text(secrets.token_urlsafe(50))
+        key.chmod(0o600)
+    return env
+
+
+def _psql(command: str) -> None:
+    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c", command], check=True)
+
+
+@functools.cache
+def _migrated() -> str:
+    """A database migrated from nothing by `manage.py migrate`, once per test process: a SQLite file's path, or
+    (hosted) the name of a PostgreSQL database that `isolated_env` copies with CREATE DATABASE … TEMPLATE (nothing
+    connects to it after its migrate, as a template must be)."""
+    folder = Path(tempfile.mkdtemp(prefix="headtable-migrated-"))
+    env = {**os.environ, "HEADTABLE_VAR_DIR": str(folder), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    if HOSTED:
+        name = f"headtable_migrated{worker_suffix()}"
+        _psql(f"drop database if exists {name}")
+        _psql(f"create database {name}")
+        env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"
+        place = name
+    else:
+        place = str(folder / "migrated.sqlite3")
+        env["DATABASE_URL"] = f"sqlite:///{place}"
         env.pop("CELERY_BROKER_URL", None)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    return env
+    return place
 
 
 def django_shell(env: dict[str, str], code: str) -> str:
