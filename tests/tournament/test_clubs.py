@@ -11,9 +11,9 @@ from django.db.models.functions import Concat
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import Season
+from tests.rehearsed import rehearsed
 from tournament import backup, seasons, services
 from tournament.models import Club, Entry, Membership, Night, Player, PrintJob, SignUp
-from tournament.rehearsal import simulate
 from tournament.services import clubs
 from tournament.sheets import printing
 
@@ -91,7 +91,7 @@ def world(django_user_model):
     for letter, title in (("a", "Alder Euchre Club"), ("b", "Birch Euchre Club")):
         club = clubs.club_add(name=title)
         organizer = clubs.account_add(club=club, username=f"{letter}-organizer", password="pw-organizer", staff=True)
-        night = simulate(
+        night = rehearsed(
             players=8,
             rounds=2,
             seed=3,

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Hand, TableLink, TableResult
+from tests.rehearsed import rehearsed
 from tournament.models import Draw, Night, Payment, PotLine
 from tournament.rehearsal import simulate
 
@@ -29,7 +30,7 @@ OVER = "The night is over:"
 
 @pytest.fixture
 def over(db) -> Night:
-    night = simulate(players=8, rounds=2, seed=3, money=FUNDRAISER)
+    night = rehearsed(players=8, rounds=2, seed=3, money=FUNDRAISER)
     assert night.status == Night.Status.FINISHED
     return night
 
@@ -166,7 +167,7 @@ SCORES_OVER = f"{OVER} its scores no longer change"
 @pytest.fixture
 def totals_over(db) -> Night:
     """Played at the desk from paper slips (totals), one game, money taken: the bell rung, the night is over."""
-    night = simulate(players=8, rounds=1, seed=3, entry="totals", money=FUNDRAISER)
+    night = rehearsed(players=8, rounds=1, seed=3, entry="totals", money=FUNDRAISER)
     assert night.status == Night.Status.FINISHED
     return night
 

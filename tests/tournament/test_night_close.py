@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tests.rehearsed import rehearsed
 from tournament.engine import money
 from tournament.models import Payment
 from tournament.rehearsal import simulate
@@ -47,7 +48,7 @@ def test_prizes_paying_more_than_came_in_leave_the_house_below_zero():
 @pytest.fixture
 def fundraiser(db):
     """A simulated 40-player fundraiser: $20 a head, the house's 10%, shares and a fixed loners prize."""
-    return simulate(
+    return rehearsed(
         players=40,
         rounds=3,
         seed=2,

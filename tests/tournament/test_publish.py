@@ -36,11 +36,21 @@ def _publish(client, slug: str, body: bytes, key: str | None):
     return response.status_code, response.json()
 
 
+# The files of `files`, played once per test process: they are another laptop's bytes, the same for every test.
+_PLAYED: dict[str, object] = {}
+
+
 @pytest.fixture
 def files():
     """A night of 8 players over 4 games at another laptop: its backup after game 2 and at the end (two players
     with an e-mail), the night itself then gone from here, as it would never be on the site."""
     sender = clubs.club_add(name=SENDER)
+    if not _PLAYED:
+        _PLAYED.update(_played_elsewhere(sender))
+    return dict(_PLAYED)
+
+
+def _played_elsewhere(sender: Club) -> dict[str, object]:
     kept: dict[int, bytes] = {}
 
     def keep(night: Night, number: int) -> None:
