@@ -53,12 +53,27 @@ class CounterCache(BaseCache):
         db = getattr(self._local, "db", None)
         if db is None or self._local.pid != os.getpid():  # a connection is never carried into a forked process
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=20, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=OFF")
-            db.execute(_SCHEMA)
+            db = self._open()
             self._local.db, self._local.pid = db, os.getpid()
         return db
+
+    def _open(self) -> sqlite3.Connection:
+        """A connection to the file, in WAL and with the table made. Several processes opening a new file at once
+        can be told "database is locked" by the switch to WAL without SQLite's own wait being tried (a request's
+        first count, as the server's processes start together): the set-up is tried again for up to 20 s."""
+        deadline = time.monotonic() + 20
+        while True:
+            db = sqlite3.connect(self.path, timeout=20, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=OFF")
+                db.execute(_SCHEMA)
+                return db
+            except sqlite3.OperationalError as error:
+                db.close()
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _run(self, sql: str, *params):
         with self._turn:
