@@ -8,6 +8,7 @@ incr, gave 2,088 of 8,000 in bench/counters.py; each process's memory, the old v
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
 
 import pytest
 
@@ -61,3 +62,33 @@ def test_the_counters_answer_djangos_cache_calls(tmp_path):
     assert counters.get("c") is None and counters.add("c", 3) and counters.get("c") == 3
     counters.clear()
     assert counters.get("a") is None
+
+
+class _LockedAtFirst:
+    """A connection whose first `times` set-up statements meet another process's lock, as a file being switched to
+    WAL by another process at the same moment answers (SQLite's busy wait not tried)."""
+
+    def __init__(self, real, refusals: list[str]):
+        self.real, self.refusals = real, refusals
+
+    def execute(self, sql, *params):
+        if self.refusals:
+            raise sqlite3.OperationalError(self.refusals.pop(0))
+        return self.real.execute(sql, *params)
+
+    def close(self):
+        self.real.close()
+
+
+def test_a_counters_file_locked_while_it_is_set_up_is_tried_again_and_another_error_is_said(tmp_path, monkeypatch):
+    import config.counters as module
+
+    real_connect = sqlite3.connect
+    refusals = ["database is locked", "database is locked"]
+    monkeypatch.setattr(module.sqlite3, "connect", lambda *a, **k: _LockedAtFirst(real_connect(*a, **k), refusals))
+    counters = CounterCache(str(tmp_path / "limits.sqlite3"), {})
+    assert counters.count("signup:1:10.0.0.7") == 1  # the first request's count, after two locked tries
+    assert not refusals
+    refusals.append("disk I/O error")  # not a lock: said at once, not tried again
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        CounterCache(str(tmp_path / "other.sqlite3"), {}).count("signup:1:10.0.0.7")
