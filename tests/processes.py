@@ -6,9 +6,11 @@ fresh PostgreSQL database on the same server and the Redis broker (hosted).
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import secrets
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -17,6 +19,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from contextlib import closing
 from pathlib import Path
 
 import redis
@@ -34,10 +37,9 @@ def isolated_env(tmp_path: Path, name: str) -> dict[str, str]:
     The database is a copy of one migrated once per test process (`_migrated`): the same tables and rows a fresh
     `migrate` gives, without running the migrations again for each test that starts the app."""
     name += worker_suffix()
-    env = {**os.environ, "HEADTABLE_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"}
     template = _migrated()
     if HOSTED:
-        env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"
+        env = _env(tmp_path, name)
         _psql(f"drop database if exists {name}")
         _psql(f"create database {name} template {template}")
         # An empty queue: a message a killed worker left unacknowledged (a bell, a print job) would come back
@@ -46,12 +48,9 @@ def isolated_env(tmp_path: Path, name: str) -> dict[str, str]:
             redis.Redis.from_url(env["CELERY_BROKER_URL"]).flushdb()
     else:
         copy = tmp_path / f"{name}.sqlite3"
-        with sqlite3.connect(template) as source, sqlite3.connect(copy) as target:
+        with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(copy)) as target:
             source.backup(target)
-        source.close()
-        target.close()
-        env["DATABASE_URL"] = f"sqlite:///{copy}"
-        env.pop("CELERY_BROKER_URL", None)
+        env = _env(tmp_path, str(copy))
     # What the first start leaves in var/ beside the database (migrate made it before): the key every process of
     # the app signs with, written once here so that two processes starting together cannot each write their own.
     key = tmp_path / "secret_key"
@@ -61,28 +60,36 @@ def isolated_env(tmp_path: Path, name: str) -> dict[str, str]:
     return env
 
 
+def _env(var: Path, database: str) -> dict[str, str]:
+    """The app's environment with `var` for its files and `database` (hosted: a PostgreSQL database's name on the
+    pass's server; at the venue: a SQLite file's path, and the filesystem broker under `var`)."""
+    env = {**os.environ, "HEADTABLE_VAR_DIR": str(var), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    if HOSTED:
+        env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + f"/{database}"
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{database}"
+        env.pop("CELERY_BROKER_URL", None)
+    return env
+
+
 def _psql(command: str) -> None:
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c", command], check=True)
 
 
 @functools.cache
 def _migrated() -> str:
-    """A database migrated from nothing by `manage.py migrate`, once per test process: a SQLite file's path, or
-    (hosted) the name of a PostgreSQL database that `isolated_env` copies with CREATE DATABASE … TEMPLATE (nothing
-    connects to it after its migrate, as a template must be)."""
+    """A database migrated from nothing by `manage.py migrate`, once per test process: a SQLite file's path (in a
+    folder removed when the process ends), or (hosted) the name of a PostgreSQL database that `isolated_env` copies
+    with CREATE DATABASE … TEMPLATE (nothing connects to it after its migrate, as a template must be)."""
     folder = Path(tempfile.mkdtemp(prefix="headtable-migrated-"))
-    env = {**os.environ, "HEADTABLE_VAR_DIR": str(folder), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     if HOSTED:
-        name = f"headtable_migrated{worker_suffix()}"
-        _psql(f"drop database if exists {name}")
-        _psql(f"create database {name}")
-        env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"
-        place = name
+        place = f"headtable_migrated{worker_suffix()}"
+        _psql(f"drop database if exists {place}")
+        _psql(f"create database {place}")
     else:
         place = str(folder / "migrated.sqlite3")
-        env["DATABASE_URL"] = f"sqlite:///{place}"
-        env.pop("CELERY_BROKER_URL", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=_env(folder, place), check=True)
     return place
 
 
