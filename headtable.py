@@ -143,7 +143,8 @@ def run() -> int:
     port = env.get("PORT", "8000")
     more_open_files()
     commands = {"web server": server_command(PY, port), "worker": worker_command(PY, var)}
-    children = {name: _start(command, env) for name, command in commands.items()}
+    watchdog = _watchdog()
+    children = {name: _start(command, env, watchdog) for name, command in commands.items()}
     manage("show_addresses", "--port", port, env=env)
     say("press Ctrl-C to stop the night's server and worker")
     restarts: list[float] = []
@@ -161,14 +162,15 @@ def run() -> int:
                 say(f"the {name} stopped on its own (exit code {child.returncode}); starting it again")
                 note_restart(var, name, child.returncode)
                 _stop(child)  # what is left of it (a server's other processes)
-                children[name] = _start(commands[name], env)
+                _tell(watchdog, f"-{child.pid}")
+                children[name] = _start(commands[name], env, watchdog)
     except KeyboardInterrupt:
         say("stopping")
     except RuntimeError as error:
         say(f"{error}: stopping the night's processes")
     for child in children.values():
         _stop(child)  # the worker finishes its task first (warm shutdown); the server just stops
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + STOP_SECONDS
     for child in children.values():
         try:
             child.wait(timeout=max(0.1, deadline - time.monotonic()))
@@ -213,15 +215,83 @@ def _end_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def _start(command: list[str], env: dict[str, str]) -> subprocess.Popen:
-    """A child in a process group of its own (POSIX), so that its own processes (the server's workers) stop with it."""
-    return subprocess.Popen(
+def _start(command: list[str], env: dict[str, str], watchdog: subprocess.Popen | None = None) -> subprocess.Popen:
+    """A child in a process group of its own (POSIX), so that its own processes (the server's workers) stop with it;
+    the watchdog is told its group."""
+    child = subprocess.Popen(
         command,
         cwd=ROOT,
         env=env,
         start_new_session=os.name != "nt",
         preexec_fn=_end_with_parent if sys.platform.startswith("linux") else None,
     )
+    _tell(watchdog, f"+{child.pid}")
+    return child
+
+
+# How long the night's processes are given to stop by themselves (a print job to finish) before they are killed:
+# by the run command when it stops, by its watchdog when the run command itself was killed.
+STOP_SECONDS = 15.0
+
+
+def _watchdog() -> subprocess.Popen | None:
+    """A small process that outlives the run command by a few seconds (POSIX): when the run command is killed
+    outright (SIGKILL, out of memory), its children are sent SIGTERM (`_end_with_parent`), and a server or a worker
+    whose own stop then hangs (seen under load: every process still there 30 s later) would keep the port from the
+    next start. The watchdog is told each child's process group on its standard input; when that input ends (the
+    run command is gone, however it went) it stops whatever of those groups is left: SIGTERM, then SIGKILL after
+    STOP_SECONDS seconds. After a clean stop nothing is left and it ends at once."""
+    if os.name == "nt":
+        return None  # Windows ends a console's processes with it
+    command = [sys.executable, str(Path(__file__).resolve()), "_watch", str(STOP_SECONDS)]
+    # close_fds (the default) keeps the children from holding the pipe open: only the run command's end counts.
+    return subprocess.Popen(command, stdin=subprocess.PIPE, cwd=ROOT)
+
+
+def _tell(watchdog: subprocess.Popen | None, line: str) -> None:
+    if watchdog is None or watchdog.stdin is None:
+        return
+    with contextlib.suppress(OSError):  # a watchdog that is gone cannot be told; the night goes on without it
+        watchdog.stdin.write(f"{line}\n".encode())
+        watchdog.stdin.flush()
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def watch(grace: float) -> int:
+    """The watchdog's own loop (`_watchdog`): "+pid" and "-pid" lines name the process groups to look after, until
+    the input ends; then what is left of them is stopped, killed if it has not stopped within `grace` seconds."""
+    for name in ("SIGINT", "SIGHUP"):  # Ctrl-C or a closed window is the run command's to handle, not ours
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    groups: set[int] = set()
+    for line in sys.stdin:
+        with contextlib.suppress(ValueError):
+            pid = int(line[1:])
+            if line.startswith("+"):
+                groups.add(pid)
+            elif line.startswith("-"):
+                groups.discard(pid)
+    left = [group for group in groups if _group_alive(group)]
+    for group in left:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = [group for group in left if _group_alive(group)]
+    for group in left:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+    return 0
 
 
 def _stop(child: subprocess.Popen, *, kill: bool = False) -> None:
@@ -395,6 +465,8 @@ def main(argv: list[str]) -> int:
         return run()
     if command == "test":
         return test(argv[1:])
+    if command == "_watch":  # the run command's watchdog (`_watchdog`), not a command for people
+        return watch(float(argv[1]))
     print(__doc__)
     print("usage: python3 headtable.py run | test [--quick] [pytest arguments]")
     return 0 if command in {"help", "-h", "--help"} else 2

@@ -3,6 +3,7 @@ public pages go on answering, and Ctrl-C (here SIGTERM, which it treats the same
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -134,3 +135,50 @@ def test_closing_the_window_or_killing_the_run_command_leaves_no_server_behind(t
             run.wait(timeout=40)
             assert _all_gone(children), f"processes left after {how.name}"
             assert answers(f"http://127.0.0.1:{port}/public/nights/{night}/") == 0
+
+
+STUBBORN = (
+    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('ready', flush=True); time.sleep(300)"
+)
+
+
+@contextlib.contextmanager
+def _stubborn_and_watchdog(grace: float):
+    """A process group of its own that ignores SIGTERM (ready), and a run command's watchdog with `grace` seconds,
+    both killed afterwards whatever the test did."""
+    stubborn = subprocess.Popen(
+        [sys.executable, "-c", STUBBORN], start_new_session=True, stdout=subprocess.PIPE, text=True
+    )
+    watchdog = subprocess.Popen([sys.executable, "headtable.py", "_watch", str(grace)], cwd=ROOT, stdin=subprocess.PIPE)
+    try:
+        assert stubborn.stdout.readline() == "ready\n"
+        yield stubborn, watchdog
+    finally:
+        for process in (stubborn, watchdog):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def test_when_the_run_command_is_gone_its_watchdog_kills_a_process_that_will_not_stop():
+    # A server or worker whose stop hangs after the run command was killed outright (SIGTERM heard and ignored, as
+    # a worker stuck in its warm shutdown): the watchdog, told its group, stops it once its own input ends.
+    with _stubborn_and_watchdog(1.5) as (stubborn, watchdog):
+        watchdog.stdin.write(f"+{stubborn.pid}\n".encode())
+        watchdog.stdin.flush()
+        time.sleep(1)
+        assert stubborn.poll() is None and watchdog.poll() is None  # nothing happens while the run command is there
+        started = time.monotonic()
+        watchdog.stdin.close()  # as when the run command is killed: its end of the pipe closes
+        assert stubborn.wait(timeout=20) == -signal.SIGKILL  # SIGTERM was ignored: killed after the grace
+        assert time.monotonic() - started >= 1.5
+        assert watchdog.wait(timeout=10) == 0
+
+
+def test_the_watchdog_of_a_run_command_that_stopped_cleanly_leaves_alone_a_group_it_was_told_to_forget():
+    # After a restart the run command tells the watchdog to forget the old group (its number may be reused).
+    with _stubborn_and_watchdog(0.5) as (other, watchdog):
+        watchdog.communicate(f"+{other.pid}\n-{other.pid}\n".encode(), timeout=10)
+        assert watchdog.returncode == 0
+        time.sleep(1)
+        assert other.poll() is None
