@@ -18,8 +18,9 @@ phone (the form of /t/<token>/, then its POST), the even ones from their keeper'
 POST a keeper's Save makes, checked against the keeper's club by config.middleware.ClubMiddleware). Each night's
 last score closes its game and seats game 2 in that request. Polls are counted once the pages are open.
 
-It reports the score posts' and the polls' p50/p95/max, the errors, and then reads the database: every score sent
-must be stored once, with the points sent, in its own night.
+It reports the score posts' and the polls' p50/p95/max, the errors, how long each player's phone waited for its new
+page after its night's last score (what a player waits for their next seat), and then reads the database: every
+score sent must be stored once, with the points sent, in its own night.
 """
 
 from __future__ import annotations
@@ -144,6 +145,26 @@ def _fields(page: str, prefix: str) -> dict[str, str]:
 
 def _remember(sent, night, table, ns, ew) -> None:
     sent.setdefault(night, {})[table] = (ns, ew)
+    SAVED_AT.setdefault(night, []).append(time.monotonic())
+
+
+# When each night's scores were answered saved (its last one closed game 1 and seated game 2), and when each of its
+# players' phones first drew a new page after that: what a player waits for their new seat after the last table.
+SAVED_AT: dict[int, list[float]] = {}
+NEW_PAGE_AT: dict[int, list[float]] = {}
+
+
+def _new_page(night: int, at: float) -> None:
+    NEW_PAGE_AT.setdefault(night, []).append(at)
+
+
+def seat_waits() -> list[float]:
+    """Each player's phone's wait from its night's last score answered to its first new page after it."""
+    waits = []
+    for night, saved in SAVED_AT.items():
+        closed = max(saved)
+        waits += [at - closed for at in NEW_PAGE_AT.get(night, []) if at >= closed]
+    return sorted(waits)
 
 
 async def post_score(port, path, body, headers, tally, sent, key):
@@ -207,7 +228,8 @@ async def load(port, nights, seconds, tally, sent):
         jobs.append(keeper(port, spec, even, random.uniform(0, WARM), delays, until, tally, sent))
         for player in spec["players"]:
             phone = f"/public/nights/{night}/me/{player}/?since={spec['stamp']}"
-            jobs.append(poller(port, "phone", phone, 5.0, until, tally, random.uniform(0, WARM)))
+            opens = random.uniform(0, WARM)
+            jobs.append(poller(port, "phone", phone, 5.0, until, tally, opens, on_new=partial(_new_page, night)))
         _, _, page = await request(port, "GET", f"/public/nights/{night}/display/")
         for kind, every in (("display", 1.0), ("count", 2.0)):
             url = html.unescape(NEXT_POLL[kind].search(page).group(1))
@@ -356,6 +378,13 @@ def main() -> None:
         print(
             f"polls: {len(every)}, ms: p50 {percentile(every, 0.5):.0f}  p95 {percentile(every, 0.95):.0f}"
             f"  max {max(every) * 1000:.0f}; asked to back off: {tally.backed_off}"
+        )
+    if waits := seat_waits():
+        phones = sum(len(spec["players"]) for spec in nights)
+        print(
+            f"players' phones with their new seat after their night's last score: {len(waits)} of {phones};"
+            f" waited p50 {percentile(waits, 0.5) / 1000:.1f} s, p95 {percentile(waits, 0.95) / 1000:.1f} s, the last"
+            f" {waits[-1]:.1f} s (a phone polls every 5 s)"
         )
     for kind, polls in sorted(tally.polls.items()):
         took = [t for t, at in polls if at >= tally.measured_from]
