@@ -614,3 +614,18 @@ def test_a_links_count_is_the_caches_own_integer_and_lasts_a_minute(client, play
     if isinstance(limits, RedisCache):
         key = limits.make_and_validate_key(f"table-link:{link.pk}")
         assert 0 < limits._cache.get_client(key).ttl(key) <= 60
+
+
+def test_a_table_phone_s_score_reads_the_names_at_the_table_once(client, playing):
+    # The hottest POST of the night (every table's phone at the bell): the names by seat found for the form's
+    # checks (a table of three's names its fields) are the names the answer draws, not read again.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    link = link_for(playing, 1)
+    form = {"code": code_at(playing, 1, "N"), "ns_points": "6", "ew_points": "2", "key": "names-once", "game": "1"}
+    with CaptureQueriesContext(connection) as queries:
+        page = client.post(reverse("scoring:link_submit", args=[link.token]), form, **HTMX).content.decode()
+    assert "Saved." in page
+    names = [q["sql"] for q in queries.captured_queries if '"entry_name" FROM "tournament_seating"' in q["sql"]]
+    assert len(names) == 1, names

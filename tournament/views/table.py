@@ -106,10 +106,13 @@ def _urls(link: TableLink) -> dict[str, str]:
     }
 
 
-def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False, **extra):
+def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False, seats=None, **extra):
+    """The table's page for `round_`; `seats`, the table's players in that game when the caller has read them (a
+    score does not change who sits where)."""
     if round_ is not None and request.method == "POST":
         round_.refresh_from_db()  # the score may have moved the game (the last table in closes it)
-    seats = _seats(round_, link.table) if round_ else {}
+    if seats is None:
+        seats = _seats(round_, link.table) if round_ else {}
     three = is_three(seats)  # a table of three: each player's own points
     result = TableResult.objects.filter(round=round_, table=link.table).first() if round_ else None
     entries = list(Submission.objects.filter(round=round_, table=link.table)) if round_ else []
@@ -161,7 +164,9 @@ def table_link(request, token: str):
 @require_POST
 def link_submit(request, token: str):
     link, round_ = _resolve(request, token)
-    form = TableScoreForm(request.POST, confirm=link.night.confirm_results, three=_three(link, round_))
+    seats = _seats(round_, link.table) if round_ else {}
+    three = seats if is_three(seats) else None
+    form = TableScoreForm(request.POST, confirm=link.night.confirm_results, three=three)
     if form.is_valid() and round_ is not None:
         try:
             game.table_draft_submit(
@@ -174,8 +179,8 @@ def link_submit(request, token: str):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            return _saved(_page(request, link, round_, saved=True))
-    return _page(request, link, round_, form=form)
+            return _saved(_page(request, link, round_, seats=seats, saved=True))
+    return _page(request, link, round_, seats=seats, form=form)
 
 
 @_limited
@@ -214,14 +219,6 @@ def _seats(round_: Round, table: int) -> dict[str, str]:
     """A table's players by seat, by the names their night has for them."""
     rows = round_.seatings.filter(table=table).annotate(entry_name=entry_name())
     return dict(rows.values_list("seat", "entry_name"))
-
-
-def _three(link: TableLink, round_: Round | None) -> dict[str, str] | None:
-    """The table's players by seat when it is a table of three (None at a table of four, or with no game)."""
-    if round_ is None:
-        return None
-    seats = _seats(round_, link.table)
-    return seats if is_three(seats) else None
 
 
 def _hand_round(link: TableLink, round_: Round | None) -> Round:
