@@ -705,10 +705,22 @@ def _code_side(
     return found, holder[1]
 
 
-def _after_score(round_: Round) -> None:
-    """Tell the room, and move on when this was the last table in after the bell."""
+def _after_score(round_: Round, game: record.Game) -> None:
+    """Tell the room; ring the bell when the head table's game is in; move on when this was the last table in after
+    the bell."""
     Night.touch(round_.night_id)
+    _ring_if_head_table_in(round_, game)
     _advance_if_all_in(round_)
+
+
+def _ring_if_head_table_in(round_: Round, game: record.Game) -> None:
+    """The head table's game in before the bell, from its totals (the keeper's desk, the slip, its phone's score
+    once confirmed) or its Game over: on a night whose head table's last hand rings the bell, it has played that
+    hand, so the bell rings as the hand would have rung it from its phone. Only the head table's own scores ask."""
+    if not game.head or round_.status != Status.PLAYING:
+        return
+    if _finals(round_).filter(table=HEAD_TABLE).exists():
+        ring(round_, reason=Cause.HEAD_TABLE, words="the head table's game is in")
 
 
 def _typed(totals: Totals | None, typed: dict[str, Any]) -> Totals:
@@ -747,7 +759,7 @@ def table_result_submit(
     if round_.status == Status.CLOSED:
         Night.touch(round_.night_id)
     else:
-        _after_score(round_)
+        _after_score(round_, game)
     return result
 
 
@@ -777,7 +789,7 @@ def table_draft_submit(
         side, _ = _code_side(round_, table, code, field="code", seat=game.three)
         totals = replace(totals, side=side)
     draft = record.draft_store(game, totals)
-    _after_score(round_)
+    _after_score(round_, game)
     return draft
 
 
@@ -794,7 +806,7 @@ def table_draft_confirm(
     else:
         side, name = _code_side(round_, table, code, field="code", side=other_side(draft.side))
     result = record.draft_confirm(game, draft, side=side, name=name)
-    _after_score(round_)
+    _after_score(round_, game)
     return result
 
 
@@ -863,7 +875,7 @@ def hand_record(
     added = record.hand_add(game, hand=hand, user=user, key=key, locked=locked)
     if added.head_table_done:
         ring(round_, reason=Cause.HEAD_TABLE, at=added.hand.recorded_at, hand=added.hand.number)
-    _after_score(round_)
+    _after_score(round_, game)
     return added.hand
 
 
@@ -962,5 +974,5 @@ def table_finish(
     game = _table(round_, table)
     result = record.table_finish(game, seen_hands=seen_hands, seen_score=seen_score)
     record.action_key_keep(game, kind="finish", key=key)
-    _after_score(round_)
+    _after_score(round_, game)
     return result

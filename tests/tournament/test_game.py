@@ -151,9 +151,9 @@ def test_the_head_tables_last_hand_rings_the_bell_for_the_whole_room():
 def test_a_planned_break_starts_the_next_game_when_it_is_over():
     night = timed_night(break_after=1, break_minutes=15)
     round1 = game.round_start(round_=services.night_draw(night=night, seed=1))
-    for table in (1, 2):
-        table_result_submit(round_=round1, table=table, ns_points=5, ew_points=3)
+    table_result_submit(round_=round1, table=2, ns_points=5, ew_points=3)
     game.round_ring_bell(round_=round1)
+    table_result_submit(round_=round1, table=1, ns_points=5, ew_points=3)  # the last table in closes game 1
     round2 = night.rounds.get(number=2)
     assert round2.status == "seated"
     assert timezone.now() + dt.timedelta(minutes=14) < round2.starts_at
@@ -251,3 +251,48 @@ def test_the_head_tables_undo_reads_the_stored_cause_not_the_words():
     round_.refresh_from_db()
     assert (round_.status, round_.bell_reason) == ("playing", "")
     assert round_.events.order_by("-at", "-id").first().reason == Cause.HEAD_TABLE_UNDO
+
+
+# ---- the head table's game in from its totals (a volunteer's trial: the game waited for a bell nobody rang) -------
+
+
+def test_the_head_table_s_totals_ring_the_bell_and_the_last_table_in_closes_the_game():
+    # Slips typed at the desk: the head table's 8 hands are over when its totals come in, as its last hand would
+    # have said from its phone. The room is told BELL, and the last table in closes the game (the night runs by
+    # itself); the bell was the head table's, so its totals are not taken as a game cut short.
+    from tournament import selectors
+
+    night = services.night_create(name="Slips", games=3)
+    register(night, 12)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+    table_result_submit(round_=round_, table=2, ns_points=5, ew_points=3)
+    assert Round.objects.get(pk=round_.pk).status == "playing"  # another table's score rings nothing
+    table_result_submit(round_=round_, table=1, ns_points=4, ew_points=4, last_hand_winner="NS")
+    rung = Round.objects.get(pk=round_.pk)
+    assert rung.status == "bell" and rung.bell_reason == Cause.HEAD_TABLE
+    assert rung.bell_cause == "the head table's game is in"
+    assert not rung.head_table_cut_short(night)
+    assert selectors.room(Night.objects.get(pk=night.pk)).headline.startswith("BELL")
+    table_result_submit(round_=round_, table=3, ns_points=2, ew_points=6)
+    assert Round.objects.get(pk=round_.pk).status == "closed"
+    assert Night.objects.get(pk=night.pk).rounds.get(number=2).status == "playing"
+
+
+def test_the_head_table_s_score_from_its_phone_rings_the_bell_once_the_other_side_confirms():
+    from tests.conftest import code_at
+
+    night = services.night_create(name="Phones", games=3, auto_advance=False)  # confirmation asked by default
+    register(night, 8)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+    draft = game.table_draft_submit(round_=round_, table=1, ns_points=6, ew_points=2, code=code_at(round_, 1, "N"))
+    assert Round.objects.get(pk=round_.pk).status == "playing"  # one side's word is not the game in
+    game.table_draft_confirm(round_=round_, table=1, draft_number=draft.number, code=code_at(round_, 1, "E"))
+    assert Round.objects.get(pk=round_.pk).status == "bell"
+
+
+def test_without_the_head_table_s_rule_its_totals_ring_nothing():
+    night = services.night_create(name="Timer only", games=3, head_table_ends=False, minutes_per_game=20)
+    register(night, 8)
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=1))
+    table_result_submit(round_=round_, table=1, ns_points=5, ew_points=3)
+    assert Round.objects.get(pk=round_.pk).status == "playing"

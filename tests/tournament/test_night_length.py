@@ -41,12 +41,12 @@ def test_the_last_game_said_during_game_3_ends_the_night_when_game_3_closes():
     night, first = running_night(games=10)
     second = finish_game(first)
     third = finish_game(second)
-    play_round(third, {1: (10, 2)})  # game 3 under way, one table in
+    play_round(third, {2: (10, 2)})  # game 3 under way, one table in
     game.night_last_game(night=night)
     assert fresh(night).games == 3
     room = selectors.room(fresh(night))
     assert "last game" in room.headline
-    play_round(Round.objects.get(pk=third.pk), {2: (10, 8)})
+    play_round(Round.objects.get(pk=third.pk), {1: (10, 8)})
     night = fresh(night)
     assert night.status == Night.Status.FINISHED
     assert night.rounds.count() == 3  # no game 4 was seated
