@@ -673,6 +673,26 @@ def _counting_misses(entry_point):
     return wrapped
 
 
+def _card_taken_over(night_id: int, code: str, seated: dict[int, str]) -> tuple[int, str] | None:
+    """The player seated here who plays on the tally card whose code is `code` although it is not their own: a
+    substitute took over the card of the player who left (and a substitute's substitute, theirs), as the door's
+    "their games go on the card of the player they replace" tells them. None when nobody seated here holds it."""
+    card = Entry.objects.filter(night_id=night_id, code=code).values_list("pk", flat=True).first()
+    took_over = {
+        replaced: (pk, player, name)
+        for replaced, pk, player, name in Entry.objects.filter(night_id=night_id, substitute_for__isnull=False)
+        .order_by()
+        .values_list("substitute_for_id", "pk", "player_id", "name")
+    }
+    seen = set()
+    while card in took_over and card not in seen:  # down the line of who took the card over
+        seen.add(card)
+        card, player, name = took_over[card]
+        if player in seated:
+            return player, name
+    return None
+
+
 def _code_side(
     round_: Round, table: int, code: str, *, field: str, side: str = "", seat: bool = False
 ) -> tuple[str, str]:
@@ -690,6 +710,8 @@ def _code_side(
         if code.isdecimal()
         else None
     )
+    if holder is None and code.isdecimal():
+        holder = _card_taken_over(round_.night_id, code, seated)
     wanted = f"a player sitting {SIDE_NAMES[side]}" if side else "a player"
     if holder is None:
         raise _WrongCode(

@@ -247,3 +247,26 @@ def test_the_standings_csv_gives_a_tally_taken_over_on_a_rotation_night_its_char
     rows = {row["player"]: row for row in csv.DictReader(io.StringIO(lines))}
     assert rows["Bob Martin, then Zoe Quinn"]["number"] == str(number)
     assert all(row["number"] for row in rows.values())  # every tally has its number
+
+
+def test_the_substitute_confirms_a_score_with_the_code_on_the_card_they_took_over(night):
+    # The substitute sits down with the leaver's tally card, whose code is the leaver's: that code is theirs now
+    # (and a substitute's substitute's, down the line); a code from a card at another table still is not.
+    round_ = game_under_way(night, 8)  # the conftest night asks both sides for a code
+    leaver = _entry(night, "Ann Kowalski")
+    seat = Seating.objects.get(round=round_, player=leaver.player)
+    first = services.entry_substitute(entry=leaver, name="Zoe Quinn")
+    second = services.entry_substitute(entry=first, name="Yan Quill")
+    side = "NS" if seat.seat in "NS" else "EW"
+    other = "EW" if side == "NS" else "NS"
+    elsewhere = Seating.objects.filter(round=round_).exclude(table=seat.table).select_related("player").first()
+    wrong = Entry.objects.get(night=night, player=elsewhere.player).code
+    with pytest.raises(ValidationError, match="not the code of a player"):
+        game.table_draft_submit(round_=round_, table=seat.table, ns_points=6, ew_points=2, code=wrong)
+    draft = game.table_draft_submit(round_=round_, table=seat.table, ns_points=6, ew_points=2, code=leaver.code)
+    assert draft.side == side
+    sitting = Seating.objects.filter(round=round_, table=seat.table).exclude(player=second.player)
+    opposite = next(s for s in sitting if ("NS" if s.seat in "NS" else "EW") == other)
+    confirmer = Entry.objects.get(night=night, player_id=opposite.player_id).code
+    game.table_draft_confirm(round_=round_, table=seat.table, draft_number=draft.number, code=confirmer)
+    assert round_.results.get(table=seat.table).status == "final"
