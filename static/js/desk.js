@@ -141,7 +141,16 @@
     var at = all.indexOf(row);
     var next = firstDue(all.slice(at + 1).concat(all.slice(0, at)));
     if (next) put(firstBox(next));
-    else if (document.getElementById("desk-close")) document.getElementById("desk-close").focus();
+    else if (document.getElementById("desk-close")) {
+      // Every slip in: the cursor on Close, one Enter away, unless closing finishes the night. Then it waits on
+      // the bar ("Every table is in …"), so that a stray Enter cannot end the night before a last look.
+      var close = document.getElementById("desk-close");
+      var bar = document.getElementById("desk-bar");
+      if (close.hasAttribute("data-last") && bar) {
+        bar.setAttribute("tabindex", "-1");
+        bar.focus();
+      } else close.focus();
+    }
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -266,3 +266,34 @@ def test_every_control_of_the_desk_has_a_name_and_its_help(live_server, browser)
     assert desk.get_by_role("button", name="Correct table 3").count() == 1
     assert desk.evaluate("document.activeElement === document.body")  # no table missing: the cursor is not moved
     shot(desk, "9-closed")
+
+
+def test_on_the_night_s_last_game_a_stray_enter_after_the_last_slip_does_not_finish_the_night(live_server, browser):
+    # A treasurer's trial: after the last slip the cursor sat on "Close game N", and one Enter more finished the
+    # night (its scores no longer change). On the last game the button says so and the cursor waits on the bar.
+    from tests.conftest import NAMES
+    from tournament import game, services
+    from tournament.models import Night
+
+    night = services.night_create(name="One game", games=1, auto_advance=False, head_table_ends=False)
+    services.players_register(night=night, names=NAMES[:8])
+    round_ = game.round_start(round_=services.night_draw(night=night, seed=3))
+    services.keeper_add(night=night, username="kate", password=PASSWORD)
+    desk = desk_by_keys(browser, live_server, night)
+    wait_focus(desk, "t1-ns_points")
+    for table, score in ((1, ("6", "2")), (2, ("3", "5"))):
+        desk.keyboard.type(score[0])
+        desk.keyboard.press("Tab")
+        desk.keyboard.type(score[1])
+        desk.keyboard.press("Enter")
+        desk.wait_for_selector(f"#desk-{table}.state-in")
+    desk.wait_for_selector("text=Every table is in.", timeout=POLL)
+    assert "closing it finishes the night" in desk.locator("#desk-bar").inner_text()
+    assert desk.locator("#desk-close").inner_text() == "Close game 1 and finish the night"
+    assert focused(desk) != "desk-close"
+    desk.keyboard.press("Enter")  # the stray one
+    desk.wait_for_timeout(1_000)
+    assert Night.objects.get(pk=night.pk).status != Night.Status.FINISHED
+    round_.refresh_from_db()
+    assert round_.status == "playing"
+    shot(desk, "8-last-game-all-in")
