@@ -44,6 +44,8 @@ def test_a_line_the_pot_cannot_take_is_refused_beside_the_field_and_nothing_is_s
     assert "holds $0.00: it cannot pay or carry $40.00" in page and 'value="40"' in page
     page = organizer_client.post(add, {"pot": "50/50", "kind": "paid", "cents": "4"}).content.decode()
     assert "Say who won it." in page
+    page = organizer_client.post(add, {"pot": "50/50", "kind": "in", "cents": "0"}).content.decode()
+    assert "Type an amount more than 0." in page and "100,000" not in page  # not a limit the field does not have
     assert not PotLine.objects.exists()
     assert organizer_client.post(add, {"pot": "50/50", "kind": "in", "cents": "170"}).status_code == 302
     page = organizer_client.get(reverse("tournament:money", args=[night.pk])).content.decode()

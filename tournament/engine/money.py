@@ -450,6 +450,9 @@ def parse_prizes(text: str, currency: str = "USD") -> list[Prize]:
     prizes: list[Prize] = []
     for part in _parts(text):
         key, _, last = part.rpartition(" ")
+        before, _, number = key.rpartition(" ")
+        if before and last.isalpha() and not _is_money(last) and _is_money(number):
+            key, last = before, f"{number} {last}"  # "high 12,50 EUR": the amount with its currency after it
         payout = None
         if key and _is_money(last):
             payout = _prize_payout(key.strip().casefold(), last, currency)

@@ -32,8 +32,10 @@ def pot_line_add(*, night: Night, pot: str, kind: str, cents: int, reason: str =
         raise ValidationError({"pot": "Name the pot: “50/50”, “Bump cup”, “Jackpot”…"})
     if kind not in PotLine.Kind.values:
         raise ValidationError({"kind": "A line is money in, paid to a winner, or carried over."})
-    if not 0 < cents <= MOST_CENTS:
-        raise ValidationError({"cents": "An amount is more than 0 and at most 100,000."})
+    if cents <= 0:  # a treasurer's trial: "0" was told "at most 100,000", where the field stops at €10.000
+        raise ValidationError({"cents": "Type an amount more than 0."})
+    if cents > MOST_CENTS:  # a pot's carried lines may add up past one typed amount's limit, never past this
+        raise ValidationError({"cents": f"A pot's line is at most {money.shown(MOST_CENTS, night.currency)}."})
     if kind == PotLine.Kind.PAID and not reason:
         raise ValidationError({"reason": "Say who won it."})
     try:

@@ -475,3 +475,13 @@ def test_a_category_prize_is_missing_exactly_when_no_player_folds_to_it(keys, ca
     for key in keys:
         assert (key in missing) == (key.startswith("high:") and key[5:].casefold() not in folded)
     assert bool(categories_words(missing, categories)) == bool(missing)
+
+
+def test_a_prize_s_amount_with_its_currency_after_it_is_read_as_the_amount():
+    # A treasurer's trial: "high 12,50 USD" on a euro night was told to name the prize ("like “high high 12,50 USD”").
+    assert parse_prizes("high 12,50 EUR, low 5 EUR", "EUR") == [
+        Prize("high", Payout(cents=1_250)),
+        Prize("low", Payout(cents=500)),
+    ]
+    with pytest.raises(MoneyError, match="This night is in EUR: type the amount in euros"):
+        parse_prizes("high 12,50 USD", "EUR")
