@@ -36,7 +36,7 @@ from scoring.three import THREE_SEATS
 from . import dispatch, services
 from .engine.movements import Outcome
 from .engine.types import Table
-from .models import Action, Cause, CodeMiss, Entry, Night, Round, RoundEvent, Seating
+from .models import Action, Bye, Cause, CodeMiss, Entry, Night, Round, RoundEvent, Seating
 from .services.nights import require_unfinished
 
 # Wrong confirmation codes a table may type in one game; after that only the keeper enters its score. With four
@@ -458,6 +458,7 @@ class Ending:
     drops: int | None  # the game under way that is dropped (None: nothing is dropped)
     tables_in: int  # that game's tables already in (their scores are not counted)
     words: str
+    unplayed: tuple[str, ...] = ()  # players who will have sat at no table in the games counted (a latecomer)
 
 
 def night_ending(night: Night) -> Ending:
@@ -494,7 +495,19 @@ def night_ending(night: Night) -> Ending:
         f"{what} The night ends with the {_games(played)} played before it; "
         f"the standings after game {played} are final. To let game {latest.number} finish instead, use "
         "“This is the last game”.",
+        _unplayed(night, played),
     )
+
+
+def _unplayed(night: Night, games: int) -> tuple[str, ...]:
+    """The night's players who neither sat at a table nor sat one out (a bye counts) in its first `games` games: a
+    latecomer who came for the game that is dropped has paid for nothing (a volunteer's trial), and the treasurer
+    is told before the night ends."""
+    counted = {"round__night": night, "round__number__lte": games}
+    seated = Seating.objects.filter(**counted).values("player_id")
+    sat_out = Bye.objects.filter(**counted).values("player_id")
+    entries = night.entries.filter(player__house=False).exclude(player_id__in=seated).exclude(player_id__in=sat_out)
+    return tuple(entries.order_by("card").values_list("name", flat=True))
 
 
 @transaction.atomic

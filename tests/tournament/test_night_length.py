@@ -227,3 +227,18 @@ def test_the_night_page_names_the_prize_winners_as_the_prize_rules_give_them(cli
     assert "its one game played" in page
     for award in awards:
         assert f"{award.prize}: {', '.join(award.names)}" in page
+
+
+def test_ending_now_names_a_latecomer_who_came_for_the_game_it_drops(organizer_client):
+    # A volunteer's trial: a latecomer paid, was added to the next game, and the night was ended during it; nothing
+    # said that she had played nothing. The confirmation names her, with the way to her refund.
+    night, first = running_night(games=6)
+    first = game.round_start(round_=first)
+    services.players_register(night=night, names=["Grace Late"])  # during game 1: she plays from game 2
+    second = finish_game(first)
+    assert second.seatings.filter(player__name="Grace Late").exists()
+    assert game.night_ending(fresh(night)).unplayed == ("Grace Late",)
+    page = organizer_client.get(reverse("tournament:night_end", args=[night.pk])).content.decode()
+    assert "Grace Late</b> will have played no game tonight" in page and "Money page" in page
+    finish_game(second)
+    assert game.night_ending(fresh(night)).unplayed == ()  # once game 2 counts, she has played
