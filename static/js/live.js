@@ -2,9 +2,9 @@
 //
 // Each page carries a poller (class "live-poll") that asks every few seconds with the stamp it was drawn from.
 // The server answers 204 while nothing changed; otherwise it sends each part of the page that may have changed,
-// marked to replace its twin (hx-swap-oob), and a new poller, last. A part someone is working in (the cursor is
-// in it, or it holds typing not yet sent) is left as it is, so nothing typed is lost to a redraw; the poller then
-// keeps its old stamp, and the part is redrawn on a later poll once it is left alone.
+// marked to replace its twin (hx-swap-oob), and a new poller, last. A part that holds typing not yet sent is left
+// as it is, so nothing typed is lost to a redraw; the poller then keeps its old stamp, and the part is redrawn on a
+// later poll once it is left alone. A part the cursor is merely in is redrawn, the cursor put back in its box.
 (function () {
   "use strict";
 
@@ -16,10 +16,23 @@
     return Boolean(element && element.classList && element.classList.contains("live-poll"));
   }
 
+  // The cursor alone, in a part that holds nothing typed, does not keep the part from being redrawn: its twin
+  // takes its place and the cursor goes back into the same box (`refocus`). A keeper's desk waits with the cursor
+  // in the first missing table; held back, that table showed "missing" for good after its phone had scored it (a
+  // volunteer's trial).
+  var refocus = null;
+
   function busy(element) {
     if (!element || !element.querySelectorAll) return false;
+    if (typedIn(element)) return true;
     var active = document.activeElement;
-    if (active && element.contains(active) && active.matches("input, select, textarea")) return true;
+    if (active && element.contains(active) && active.matches("input, select, textarea")) {
+      refocus = active.name || active.id || null;
+    }
+    return false;
+  }
+
+  function typedIn(element) {
     var fields = element.querySelectorAll("input, select, textarea");
     for (var i = 0; i < fields.length; i++) {
       var field = fields[i];
@@ -87,6 +100,15 @@
       event.detail.shouldSwap = false;
       heldBack = true;
     }
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (!refocus) return;
+    var name = refocus;
+    refocus = null;
+    if (document.activeElement && document.activeElement !== document.body) return; // it went somewhere itself
+    var box = document.getElementsByName(name)[0] || document.getElementById(name);
+    if (box && box.focus) box.focus();
   });
 
   document.addEventListener("htmx:afterSwap", function () {

@@ -297,3 +297,23 @@ def test_on_the_night_s_last_game_a_stray_enter_after_the_last_slip_does_not_fin
     round_.refresh_from_db()
     assert round_.status == "playing"
     shot(desk, "8-last-game-all-in")
+
+
+def test_a_table_scored_elsewhere_while_the_cursor_waits_in_it_shows_in_and_keeps_the_cursor(live_server, browser):
+    # A volunteer's trial: the desk left open with the cursor waiting in the first missing table; that table then
+    # scored from its phone, and the desk showed it "missing" for good. Nothing typed in it: it is redrawn.
+    from tournament import game
+
+    night, round_ = night_started(8)
+    desk = desk_by_keys(browser, live_server, night)
+    wait_focus(desk, "t1-ns_points")
+    game.table_result_submit(round_=round_, table=1, ns_points=7, ew_points=1)
+    desk.wait_for_selector("#desk-1.state-in", timeout=POLL)
+    assert "7–1 in" in desk.locator("#desk-1").inner_text()
+    assert focused(desk) == "t1-ns_points"  # the cursor back in its box
+    # Typing not yet saved is never lost to a redraw: table 2's slip half typed, table 2 scored elsewhere.
+    desk.locator("#id_t2-ns_points").click()
+    desk.keyboard.type("4")
+    game.table_result_submit(round_=round_, table=2, ns_points=2, ew_points=6)
+    desk.wait_for_timeout(4_000)  # a poll or more
+    assert desk.input_value("#id_t2-ns_points") == "4" and focused(desk) == "t2-ns_points"
