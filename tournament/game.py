@@ -190,7 +190,7 @@ def close(round_: Round, *, reason: Cause, by=None) -> Round | None:
     round_.closed_at = timezone.now()
     _move(round_, Action.CLOSE, reason, by=by, fields=("closed_at",))
     services.publish_after_game(night.pk)  # a night published after each game: queued, sent once committed
-    if round_.number >= night.games:
+    if round_.is_last(night):
         Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
         return None
     if night.hold_next:  # the organizer seats the next game when the room is ready (`night_seat_next`)

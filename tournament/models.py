@@ -949,6 +949,10 @@ class Round(models.Model):
         """Scores may be entered: the game is being played or the bell has rung."""
         return self.status in (self.Status.PLAYING, self.Status.BELL)
 
+    def is_last(self, night: Night) -> bool:
+        """The night's last game: closing it finishes the night."""
+        return self.number >= night.games
+
     def head_table_cut_short(self, night: Night) -> bool:
         """On a night whose head table rings the bell with its last hand, this game's bell rang first for another
         cause (the organizer's button, the timer, the night ended early): the head table played fewer hands."""

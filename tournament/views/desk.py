@@ -80,6 +80,9 @@ def _desk(night: Night, round_: Round | None, *, only: set[int] | None = None, *
         "missing": [row.table for row in rows if row.status != DeskState.IN],
         "games": list(night.rounds.order_by("number").values_list("number", flat=True)),
         "cut_short": _cut_short(round_) if round_ else None,
+        "last_game": bool(
+            round_ and round_.is_last(night)
+        ),  # its Close finishes the night: said, and not one Enter away
         **extra,
     }
 
