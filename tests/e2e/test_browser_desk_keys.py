@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.axe import axe
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -297,6 +298,7 @@ def test_on_the_night_s_last_game_a_stray_enter_after_the_last_slip_does_not_fin
     round_.refresh_from_db()
     assert round_.status == "playing"
     shot(desk, "8-last-game-all-in")
+    axe(desk, "desk-last-game-all-in")
 
 
 def test_a_table_scored_elsewhere_while_the_cursor_waits_in_it_shows_in_and_keeps_the_cursor(live_server, browser):
