@@ -698,10 +698,15 @@ CARRY_NAME_LENGTH = 50  # a night's uid (36), a colon and a line number
 
 class Payment(models.Model):
     """One line of the door's cash record: money in from a player (positive), or out (a refund or a correction,
-    negative, with its reason), by method; "comp" lets a player in free. Never edited."""
+    negative, with its reason), by method; "comp" lets a player in free. Never edited.
+
+    A player taken off the night before the draw, their money given back, leaves their lines in the record: the
+    entry is gone (None) and `name` keeps who they were. While it is there, the entry cannot be deleted from under
+    its lines (RESTRICT)."""
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="payments")
-    entry = models.ForeignKey("Entry", on_delete=models.RESTRICT, related_name="payments")
+    entry = models.ForeignKey("Entry", null=True, blank=True, on_delete=models.RESTRICT, related_name="payments")
+    name = models.CharField("taken off the night", max_length=NAME_LENGTH, blank=True, default="")
     cents = models.IntegerField()
     method = models.CharField(max_length=12, choices=[(method, method) for method in money.METHODS])
     reason = models.CharField(max_length=200, blank=True)
@@ -718,6 +723,11 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{money.shown(self.cents, self.night.currency)} {self.method}"
+
+    @property
+    def who(self) -> str:
+        """The player's name as the night has it, or as it had them before they were taken off it."""
+        return self.entry.name if self.entry is not None else self.name
 
 
 class PotLine(models.Model):

@@ -214,6 +214,11 @@ def _pair_shape(wish: PartnerWish, names: Names) -> dict[str, Any]:
     return {"players": sorted([names.players[wish.first_id], names.players[wish.second_id]])}
 
 
+def gone_shape(payment: Payment, _names: Names | None = None) -> dict[str, Any]:
+    """A line of a player taken off the night names them (`Payment.name`); any other line names its player."""
+    return {"name": payment.name} if payment.entry_id is None else {}
+
+
 def took_in(line: PotLine, _names: Names | None = None) -> dict[str, Any]:
     """The jackpot carry a line took in, named by the carrying night's uid and its pot line's number there (a later
     part of the file: only on a line that took one in)."""
@@ -352,6 +357,10 @@ PAYMENTS = Codec(
     {"player": "entry", **_same("cents", "method", "reason", "by", "at")},
     order=("at", "id"),
     part_of_later=True,
+    # Only a line whose player was taken off the night (“player” null) names them: before it, no line could
+    # outlive its player.
+    elsewhere={"name": "“name”, only on a line whose player was taken off the night"},
+    shaped=gone_shape,
 )
 POT_LINES = Codec(
     "pot_lines",

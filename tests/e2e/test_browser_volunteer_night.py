@@ -42,6 +42,18 @@ def pdf_text(page, url: str) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.body())).pages)
 
 
+def organizer_page(browser, base: str, django_user_model, viewport: dict):
+    """A new organizer's account, signed in on a page of `viewport`'s size that says yes to every "Are you sure?"."""
+    django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
+    org = browser.new_context(viewport=viewport).new_page()
+    org.on("dialog", lambda dialog: dialog.accept())
+    org.goto(f"{base}/")
+    org.fill("#id_username", "organizer")
+    org.fill("#id_password", "euchre-night-1")
+    org.click("button.primary")
+    return org
+
+
 def night_now():
     from tournament.models import Night
 
@@ -81,14 +93,7 @@ def test_a_charity_night_as_a_volunteer_runs_it(live_server, browser, django_use
 
     settings.PHONE_URL = live_server.url
     base = live_server.url
-    django_user_model.objects.create_user("organizer", password="euchre-night-1", is_staff=True)
-    context = browser.new_context(viewport=WIDE)
-    org = context.new_page()
-    org.on("dialog", lambda dialog: dialog.accept())
-    org.goto(f"{base}/")
-    org.fill("#id_username", "organizer")
-    org.fill("#id_password", "euchre-night-1")
-    org.click("button.primary")
+    org = organizer_page(browser, base, django_user_model, WIDE)
 
     # Set up in a minute: the short form, an entry price and the prize split.
     org.click("text=New night")
@@ -155,7 +160,7 @@ def test_a_charity_night_as_a_volunteer_runs_it(live_server, browser, django_use
     game_over(phones[1], codes_at(NAME, 2))
     shot(phones[1], "05-phone-table-2-in")
 
-    desk = context.new_page()
+    desk = org.context.new_page()
     desk.goto(f"{base}/nights/{night.pk}/desk/")
     desk.wait_for_selector("table.desk")
     assert focused(desk) == "t3-ns_points"  # the first missing table, without a mouse
@@ -295,3 +300,51 @@ def test_the_organizer_ends_the_night_early_from_a_phone(live_server, browser, d
     night.refresh_from_db()
     assert (night.status, night.games, night.rounds.count()) == (Night.Status.FINISHED, 1, 1)
     shot(page, "22-ended-early")
+
+
+def test_a_paid_player_who_cannot_come_is_refunded_and_taken_off_the_night(live_server, browser, django_user_model):
+    """Before the draw, Ann phones: she cannot come. The treasurer gives her $10 back on the Money page, the
+    organizer takes her off the list with ✕, and the cash still shows her money in and out, owing nothing for her."""
+    from tests.conftest import register
+    from tournament import services
+    from tournament.models import Entry, Payment
+
+    base = live_server.url
+    night = services.night_create(name=NAME, games=3, price=1000)
+    register(night, 8)
+    ann = Entry.objects.get(night=night, name="Ann Kowalski")
+    org = organizer_page(browser, base, django_user_model, PHONE)
+    org.goto(f"{base}/nights/{night.pk}/money/")
+    org.click(f"#entry-{ann.pk} .pay button:has-text('cash')")
+    org.wait_for_selector(f"#entry-{ann.pk} .refund summary")
+
+    # ✕ while her money is in the box: refused, with how much, and she stays.
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.locator("#entries li", has_text="Ann Kowalski").locator("button[title='Remove from tonight']").click()
+    org.wait_for_selector("text=has $10.00 cash on the Money page")
+    assert Entry.objects.filter(pk=ann.pk).exists()
+
+    org.goto(f"{base}/nights/{night.pk}/money/")
+    org.click(f"#entry-{ann.pk} .refund summary")
+    org.fill(f"#id_r{ann.pk}-cents", "10")
+    org.select_option(f"#id_r{ann.pk}-method", "cash")
+    org.fill(f"#id_r{ann.pk}-reason", "cannot come, phoned")
+    org.click(f"#entry-{ann.pk} .refund button:has-text('Refund')")
+    org.wait_for_selector(f"#entry-{ann.pk}.owes")
+
+    org.goto(f"{base}/nights/{night.pk}/")
+    org.locator("#entries li", has_text="Ann Kowalski").locator("button[title='Remove from tonight']").click()
+    org.wait_for_function("() => !document.querySelector('#entries').textContent.includes('Ann Kowalski')")
+    assert not Entry.objects.filter(pk=ann.pk).exists()
+
+    org.goto(f"{base}/nights/{night.pk}/money/")
+    removed = org.locator("#who-paid .removed")
+    assert "Ann Kowalski" in removed.inner_text() and "cannot come, phoned" in removed.inner_text()
+    totals = org.locator(".money-totals").inner_text()
+    assert "7 entries" in totals and "$70.00" in totals  # seven owe $10 each; Ann is nobody's debt
+    assert Payment.objects.filter(entry=None, name="Ann Kowalski").count() == 2
+    org.locator("#taken-off").scroll_into_view_if_needed()
+    shot(org, "10-money-taken-off-phone")
+    axe(org, "volunteer-money-taken-off")
+    org.set_viewport_size(WIDE)
+    shot(org, "11-money-taken-off-wide")

@@ -25,9 +25,10 @@ club_night = clubs.club_night  # the night of nine to ten players with byes, a l
 
 
 def played(night: Night) -> dict[str, list[tuple[int, int, bool]]]:
-    """Each player's games from the stored seats and results (byes left out): points for, against, won."""
+    """Each player's games from the stored seats and results (byes left out): points for, against, won. A player
+    who never checked in and never played (a no-show) has no line."""
     games: dict[str, list[tuple[int, int, bool]]] = {
-        entry.player.name: [] for entry in Entry.objects.filter(night=night).select_related("player")
+        entry.player.name: [] for entry in Entry.objects.filter(night=night, checked_in=True).select_related("player")
     }
     for result in TableResult.objects.filter(round__night=night, round__status=Round.Status.CLOSED):
         for seat in Seating.objects.filter(round_id=result.round_id, table=result.table).select_related("player"):
@@ -94,7 +95,7 @@ def test_the_standings_csv_has_the_chains_percentages_as_the_page_shows_them(
         expected = figures(games[name])
         assert cells == [expected[link] for link in links]
         assert cells == page[name][: len(links)]  # the page's columns, the player's number after them
-    assert "–" in {row[first] for row in rows}  # the player registered who never played
+    assert "Jack Gagnon" not in {row[1] for row in rows}  # registered, never came: on no list
 
     # Ranked by points, the same night's CSV has none of them (the page has none either).
     Night.objects.filter(pk=club_night.pk).update(rank_by="total", tie_chain="")

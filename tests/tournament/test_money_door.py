@@ -11,7 +11,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.conftest import register
+from tests.conftest import play_round, register
 from tournament import backup, game, services
 from tournament.models import Entry, Night, Payment
 from tournament.selectors import door_money
@@ -71,7 +71,10 @@ def test_a_night_at_the_door_to_the_cent(priced, organizer):
             lambda n, e: services.payment_refund(night=n, entry=e, cents=500, method="card", reason="wrong"),
             "paid $0.00 by card",
         ),
-        (lambda n, e: services.entry_remove(entry=e), "has paid: refund it on the Money page first"),
+        (
+            lambda n, e: services.entry_remove(entry=e),
+            "has $20.00 cash on the Money page: refund it there first",
+        ),
     ],
 )
 def test_what_the_cash_box_cannot_take_is_refused_with_the_reason_and_nothing_is_written(priced, act, refusal):
@@ -83,6 +86,98 @@ def test_what_the_cash_box_cannot_take_is_refused_with_the_reason_and_nothing_is
     assert refusal in " ".join(refused.value.messages)
     assert list(Payment.objects.values_list("cents", "method")) == before
     assert Entry.objects.filter(pk=ann.pk).exists()
+
+
+def test_a_player_given_their_money_back_leaves_the_night_and_their_lines_stay_in_the_cash(organizer_client, priced):
+    """Marie-Ève paid, could not come after all, and had her money back before the draw: she is taken off the night;
+    the cash still shows the money in and out under her name, owes nothing for her, and counts her nowhere."""
+    chloe, bob = entry_of(priced, 0), entry_of(priced, 1)
+    Entry.objects.filter(pk=chloe.pk).update(name="Marie-Ève Roy")
+    services.payment_take(night=priced, entry=chloe, method="cash")
+    services.payment_take(night=priced, entry=bob, method="comp")
+    services.payment_refund(night=priced, entry=chloe, cents=1500, method="cash", reason="cannot come")
+    with pytest.raises(ValidationError, match=r"has \$5.00 cash on the Money page"):  # $5 still in the box
+        services.entry_remove(entry=chloe)
+    with pytest.raises(ValidationError, match=r"has a comp of \$20.00 on the Money page"):
+        services.entry_remove(entry=bob)
+    services.payment_refund(night=priced, entry=chloe, cents=500, method="cash", reason="cannot come")
+    organizer_client.post(reverse("tournament:entry_remove", args=[priced.pk, chloe.pk]))
+    assert not Entry.objects.filter(pk=chloe.pk).exists()
+    assert list(Payment.objects.filter(entry=None).values_list("name", "cents")) == [
+        ("Marie-Ève Roy", 2000),
+        ("Marie-Ève Roy", -1500),
+        ("Marie-Ève Roy", -500),
+    ]
+    door = door_money(priced)
+    assert (door.cash.taken, door.cash.refunded, door.cash.net, door.cash.comped) == (2000, 2000, 0, 2000)
+    assert door.cash.players == 7 and door.cash.owed == 6 * 2000  # Bob comped, six owe; Marie-Ève is nobody's debt
+    assert "Marie-Ève Roy" not in [row.entry.name for row in door.rows]
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    assert "Taken off the night" in page and "Marie-Ève Roy" in page and "cannot come" in page
+    rows = list(
+        csv.reader(
+            io.StringIO(organizer_client.get(reverse("tournament:money_csv", args=[priced.pk])).content.decode())
+        )
+    )
+    assert [row[1:4] for row in rows if "Marie-Ève Roy" in row] == [
+        ["Marie-Ève Roy", "cash", "20.00"],
+        ["Marie-Ève Roy", "cash", "-15.00"],
+        ["Marie-Ève Roy", "cash", "-5.00"],
+    ]
+    # Back after all: she joins again as anyone does, owing the price; her old lines stay as they were.
+    (again,) = services.players_register(night=priced, names=["Marie-Ève Roy"])
+    assert next(row for row in door_money(priced).rows if row.entry.pk == again.pk).standing.owed == 2000
+    assert Payment.objects.filter(entry=None).count() == 3
+
+
+def test_a_player_taken_off_the_night_backs_up_and_an_edited_file_keeps_no_money_for_them(priced):
+    from tests.tournament.test_backup_refusals import signed
+
+    ann = entry_of(priced, 0)
+    services.payment_take(night=priced, entry=ann, method="card")
+    services.payment_refund(night=priced, entry=ann, cents=2000, method="card", reason="ill")
+    services.entry_remove(entry=ann)
+    before = door_money(priced)
+    first = backup.night_backup_bytes(priced)
+    data = json.loads(first)
+    assert [(line["player"], line["name"]) for line in data["payments"]] == [(None, ann.name), (None, ann.name)]
+    Night.objects.filter(pk=priced.pk).delete()
+    restored = backup.night_restore(raw=first)
+    after = door_money(restored)
+    assert (after.shown, after.removed) == (before.shown, before.removed)
+    assert backup.night_backup_bytes(restored) == first
+    Night.objects.filter(pk=restored.pk).delete()
+    data["payments"].pop()  # the refund gone: the money would still be held for a player who is not there
+    with pytest.raises(ValidationError, match="money is still held for"):
+        backup.night_restore(raw=signed(data))
+    data = json.loads(first)
+    data["payments"][0]["name"] = " "
+    with pytest.raises(ValidationError, match="Payment 1: a line of a player taken off the night names them"):
+        backup.night_restore(raw=signed(data))
+    assert not Night.objects.exists()
+
+
+def test_a_no_show_owes_nothing_once_the_games_are_drawn_and_is_on_no_list(priced):
+    from tournament.selectors import night_standings
+
+    services.players_register(night=priced, names=["Xavier", "Yolanda"])  # ten: eight will come, two tables
+    entries = list(Entry.objects.filter(night=priced).order_by("card"))
+    ann, bob = entries[0], entries[1]
+    services.entry_set_checked_in(entry=ann, checked_in=False)  # paid ahead, never came
+    services.payment_take(night=priced, entry=ann, method="e-transfer")
+    services.entry_set_checked_in(entry=bob, checked_in=False)  # never paid, never came
+    assert door_money(priced).cash.owed == 9 * 2000  # before the draw, the expected still owe (Ann paid)
+    first = game.round_start(round_=services.night_draw(night=priced, seed=1))
+    priced.refresh_from_db()
+    door = door_money(priced)
+    rows = {row.entry.pk: row for row in door.rows}
+    assert door.cash.owed == 8 * 2000 and door.cash.players == 8
+    assert rows[bob.pk].no_show and rows[bob.pk].standing.owed == 0
+    assert rows[ann.pk].standing.over == 2000  # paid ahead: to refund, or kept as a gift
+    assert not rows[entries[2].pk].no_show
+    game.round_close(round_=play_round(first, {1: (10, 4), 2: (6, 10)}))
+    standings = night_standings(priced)
+    assert {row.player_id for row in standings.rows} == {e.player_id for e in entries[2:]}
 
 
 def test_a_late_arrival_pays_the_door_price(priced):

@@ -902,18 +902,34 @@ def _check_payments(rows: Any, players: Mapping[str, str], night: Night, data: d
         payment = _record(Payment, item, where, PAYMENT_KEYS)
         if not isinstance(item.get("at"), str) or _parsed_moment(item["at"]) is None:
             raise fail(where, f"“at” is when it was taken (an ISO date and time), not {_shown(item.get('at'))}.")
-        if item.get("player") not in players:
-            raise fail(where, f"“player” {_shown(item.get('player'))} is not one of the file's players.")
+        player = item.get("player")
+        if player is None:  # a player taken off the night: named, their lines netting to nothing (below)
+            payment.name = item.get("name")
+            if not isinstance(payment.name, str) or not payment.name.strip() or len(payment.name) > NAME_LENGTH:
+                raise fail(where, "a line of a player taken off the night names them (“name”, a name).")
+        elif "name" in item:
+            raise fail(where, "“name” is only on a line whose player was taken off the night (“player” null).")
+        elif player not in players:
+            raise fail(where, f"“player” {_shown(player)} is not one of the file's players.")
         _username(item.get("by"), where, "by")
         if payment.cents == 0 or (payment.cents < 0 and not payment.reason.strip()):
             raise fail(where, "a line moves money (not 0), and a refund says why (“reason”).")
-        place = (item["player"], payment.method)
+        who = _of(players[player]) if player is not None else f"{_shown(payment.name)} (taken off the night)"
+        place = (player if player is not None else f"taken off: {payment.name}", payment.method)
         held[place] = held.get(place, 0) + payment.cents
         if held[place] < 0:
-            raise fail(where, f"it gives back more than {_of(players[item['player']])} paid by {payment.method}.")
+            raise fail(where, f"it gives back more than {who} paid by {payment.method}.")
+        if player is None:
+            continue
         if payment.cents > 0:
-            _check_taken(where, payment, seats.seat(item["player"]), seats, night.currency)
-        seats.add(item["player"], payment)
+            _check_taken(where, payment, seats.seat(player), seats, night.currency)
+        seats.add(player, payment)
+    if kept := sorted({place for (place, _), cents in held.items() if cents and place.startswith("taken off: ")}):
+        raise fail(
+            "This backup's payments",
+            f"money is still held for {_shown(kept[0][len('taken off: ') :])}, taken off the night: a player leaves "
+            "the night once their money is given back.",
+        )
 
 
 def _made_records(rows: Any, key: str, what: str, model: type[models.Model], keys: Mapping[str, str]):

@@ -17,8 +17,21 @@ from scoring.models import Hand, TableResult
 from scoring.services import result_extras_refresh
 
 from .. import selectors
-from ..models import Club, Entry, Membership, Night, PartnerWish, Player, PotLine, fresh_code, sole_club_id
-from ..schema import HANDS, NIGHT, PARTNER_WISHES, PARTS, PLAYERS, POT_LINES, RESULTS, Codec, Made, auto_times, decode
+from ..models import Club, Entry, Membership, Night, PartnerWish, Payment, Player, PotLine, fresh_code, sole_club_id
+from ..schema import (
+    HANDS,
+    NIGHT,
+    PARTNER_WISHES,
+    PARTS,
+    PAYMENTS,
+    PLAYERS,
+    POT_LINES,
+    RESULTS,
+    Codec,
+    Made,
+    auto_times,
+    decode,
+)
 from ..selectors.tie_draws import tie_draw_fault
 from . import checks
 from .checks import NOTHING, Carries, fail, refuse
@@ -307,7 +320,10 @@ def _before(ruleset: rules.Ruleset, made: Made, carries: Carries, data: dict[str
         first, second = sorted((made.players[key] for key in row["players"]), key=lambda player: player.pk)
         wish.first, wish.second = first, second
 
-    return {RESULTS: extras, POT_LINES: carry, PARTNER_WISHES: pair}
+    def gone(payment: Payment, row: dict[str, Any]) -> None:
+        payment.name = row.get("name", "")  # only a line whose player was taken off the night has one
+
+    return {RESULTS: extras, POT_LINES: carry, PARTNER_WISHES: pair, PAYMENTS: gone}
 
 
 def _check_readings(night: Night) -> None:

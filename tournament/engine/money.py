@@ -115,6 +115,22 @@ def standing(price: int, lines: Iterable[Line]) -> Standing:
     return Standing(price=price, paid=paid, owed=max(0, price - paid), over=max(0, paid - price))
 
 
+def held(lines: Iterable[Line]) -> dict[str, int]:
+    """What a player's lines leave with the house, by method: each method's net, a method that nets to nothing
+    (money given back in full, a comp taken back) left out. Empty: the player can leave the record square."""
+    nets: dict[str, int] = {}
+    for line in lines:
+        nets[line.method] = nets.get(line.method, 0) + line.cents
+    return {method: cents for method, cents in nets.items() if cents}
+
+
+def asked(price: int, *, came: bool, drawn: bool) -> int:
+    """What a player's entry is asked to pay: its price, until the opening draw whether or not they are here yet
+    (the door collects from players still expected); from the draw on, only from a player who came. A player never
+    checked in by then is a no-show, who owes nothing (what they paid ahead shows as over, to refund or keep)."""
+    return price if came or not drawn else 0
+
+
 def entry_of(player: int, substitutes: Mapping[int, int]) -> int:
     """Whose entry `player` plays on: their own, or for a substitute (`substitutes`: substitute -> the player they
     replaced) the entry of the first player of their line: a seat is paid for once, by whoever took it first.

@@ -39,6 +39,7 @@ class DoorRow:
     refund_form: Any = None  # the page's own form, set by the view
     holder: str = ""  # a substitute: whose entry they play on (its figures are the row's); "" for their own
     replaced_by: str = ""  # a player who left: the substitute who took their seat
+    no_show: bool = False  # never checked in by the draw: asked nothing (`money.asked`)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,9 @@ class DoorMoney:
     prices: dict[str, str]
     totals_by_method: list[tuple[str, str]] = field(default_factory=list)
     kinds: tuple[tuple[str, str], ...] = KIND_LABELS
+    # Players taken off the night before the draw, their money given back: each name with its lines, still in the
+    # cash (money in and out, netting to nothing).
+    removed: list[tuple[str, list[MoneyLine]]] = field(default_factory=list)
 
 
 def door_money(night: Night) -> DoorMoney:
@@ -59,6 +63,7 @@ def door_money(night: Night) -> DoorMoney:
     figures, and the cash counts it once (`money.entries`)."""
     currency = night.currency
     prices = night.prices()
+    drawn = night.status != Night.Status.SETUP
     entries = [entry for entry in night_entries(night) if not entry.player.house]
     by_pk = {entry.pk: entry for entry in entries}
     subs: dict[int, int] = {}  # a substitute -> the player they replaced
@@ -69,11 +74,11 @@ def door_money(night: Night) -> DoorMoney:
             subs[entry.player_id] = leaver.player_id
             replaced_by[leaver.pk] = entry.name
     names = {entry.player_id: entry.name for entry in entries}
-    payments = list(Payment.objects.filter(night=night).select_related("entry__player", "by").order_by("at", "id"))
+    payments = list(Payment.objects.filter(night=night).select_related("entry", "by").order_by("at", "id"))
     lines = [
         MoneyLine(
             p.at,
-            p.entry.name,
+            p.who,
             p.cents,
             p.method,
             p.reason,
@@ -83,15 +88,28 @@ def door_money(night: Night) -> DoorMoney:
         for p in payments
     ]
     mine: dict[int, list[MoneyLine]] = {}
+    removed: dict[str, list[MoneyLine]] = {}
     for payment, line in zip(payments, lines, strict=True):
-        mine.setdefault(payment.entry_id, []).append(line)
-    priced = {entry.player_id: prices.of(entry.price_kind) for entry in entries}
-    recorded = [money.Line(p.entry.player_id, p.cents, p.method) for p in payments]
+        if payment.entry_id is None:
+            removed.setdefault(payment.name, []).append(line)
+        else:
+            mine.setdefault(payment.entry_id, []).append(line)
+    # A no-show (never checked in by the draw) is asked nothing and is not one of the night's entries.
+    priced = {
+        entry.player_id: money.asked(prices.of(entry.price_kind), came=entry.checked_in, drawn=drawn)
+        for entry in entries
+        if entry.checked_in or not drawn
+    }
+    # The lines of a player taken off the night count in the cash on an entry of their own, of no price.
+    gone = {name: -number for number, name in enumerate(removed, start=1)}
+    recorded = [
+        money.Line(p.entry.player_id if p.entry is not None else gone[p.name], p.cents, p.method) for p in payments
+    ]
     seats = money.entries(priced, recorded, subs)
     rows = []
     for entry in entries:
         holder = money.entry_of(entry.player_id, subs)
-        standing = seats[holder]
+        standing = seats.get(holder) or money.standing(0, ())
         rows.append(
             DoorRow(
                 entry=entry,
@@ -103,6 +121,7 @@ def door_money(night: Night) -> DoorMoney:
                 lines=mine.get(entry.pk, []),
                 holder=names[holder] if holder != entry.player_id else "",
                 replaced_by=replaced_by.get(entry.pk, ""),
+                no_show=drawn and not entry.checked_in,
             )
         )
     cash = money.cash(priced, recorded, subs)
@@ -120,6 +139,7 @@ def door_money(night: Night) -> DoorMoney:
         shown={name: money.shown(cents, currency) for name, cents in figures.items()},
         prices={kind: money.shown(prices.of(kind), currency) for kind in money.KINDS},
         totals_by_method=[(method, money.shown(cents, currency)) for method, cents in cash.by_method.items()],
+        removed=sorted(removed.items()),
     )
 
 

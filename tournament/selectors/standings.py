@@ -158,6 +158,8 @@ class NightRows:
     byes: list[tuple[int, int]] = field(default_factory=list)  # (player, game), in the order they were stored
     # Substitutes whose games go on the tally of the player they replaced (the night's "card" rule): sub -> them.
     plays_for: dict[int, int] = field(default_factory=dict)
+    # Entries never checked in: a tally only if they played (a no-show, once the games are drawn, is on no list).
+    away: set[int] = field(default_factory=set)
     with_extras: bool = True  # False: hands were read only where they can change a total (a personal bonus)
 
 
@@ -262,6 +264,12 @@ def read_nights(nights: Sequence[Night], *, extras: bool = True) -> dict[int, Ni
             if by_seat:
                 rows[night_id].extras[(number, table)] = by_seat
     _read_byes(rows)
+    for night_rows in rows.values():
+        if night_rows.away:
+            played = {p for seats in night_rows.seats.values() for p in seats.values()} | {
+                p for p, _ in night_rows.byes
+            }
+            night_rows.players -= night_rows.away - played
     _read_tie_draws(rows)
     return rows
 
@@ -280,10 +288,13 @@ def _read_entries(rows: dict[int, NightRows]) -> None:
         "card",
         "substitute_for__player_id",
         "number",
+        "checked_in",
     )
     replaced: dict[int, dict[int, int]] = {night_id: {} for night_id in rows}  # sub -> the player they replaced
-    for night_id, player_id, name, house, category, active, kind, club_number, card, leaver, chart in entries:
+    for night_id, player_id, name, house, category, active, kind, club_number, card, leaver, chart, came in entries:
         night_rows = rows[night_id]
+        if not came:
+            night_rows.away.add(player_id)
         night_rows.cards[card] = player_id
         if chart is not None:
             night_rows.charts[player_id] = chart

@@ -44,7 +44,8 @@ def entry_money(entry: Entry) -> money.Standing:
     seat = {holder.player_id} | {player for player in subs if money.entry_of(player, subs) == holder.player_id}
     paid = Payment.objects.filter(entry__night=night, entry__player_id__in=seat)
     lines = [money.Line(*line) for line in paid.values_list("entry__player_id", "cents", "method")]
-    prices = {holder.player_id: night.prices().of(holder.price_kind)}
+    drawn = night.status != Night.Status.SETUP
+    prices = {holder.player_id: money.asked(night.prices().of(holder.price_kind), came=holder.checked_in, drawn=drawn)}
     return money.entries(prices, lines, subs)[holder.player_id]
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from scoring.models import TableResult
 
+from ..engine import money
 from ..imports import parse_players_csv
 from ..models import (
     MAX_PLAYERS,
@@ -164,10 +165,24 @@ def entry_remove(*, entry: Entry) -> None:
     and their place goes to the first on the waitlist."""
     entry = Entry.objects.select_for_update().select_related("night", "player").get(pk=entry.pk)
     require_setup(entry.night, "players")
-    if Payment.objects.filter(entry=entry).exists():
-        raise ValidationError(
-            {"players": f"{entry.name} has paid: refund it on the Money page first, then remove them."}
+    paid = Payment.objects.filter(entry=entry)
+    kept = money.held(
+        money.Line(entry.player_id, cents, method) for cents, method in paid.values_list("cents", "method")
+    )
+    if kept:
+        amounts = " and ".join(
+            f"a comp of {money.shown(cents, entry.night.currency)}"
+            if method == "comp"
+            else f"{money.shown(cents, entry.night.currency)} {method}"
+            for method, cents in kept.items()
         )
+        raise ValidationError(
+            {
+                "players": f"{entry.name} has {amounts} on the Money page: refund it there first (a line with its "
+                "reason), then remove them. Their lines stay in the cash record."
+            }
+        )
+    paid.update(entry=None, name=entry.name)  # square: the lines stay in the record, under the name they had
     signups = list(SignUp.objects.filter(entry=entry))
     signed = SignUp.objects.filter(entry=entry).update(status=SignUp.Status.WITHDRAWN, entry=None)
     entry.delete()

@@ -15,10 +15,12 @@ from tournament.engine.money import (
     Line,
     MoneyError,
     Prices,
+    asked,
     cash,
     decimal_mark,
     entries,
     entry_of,
+    held,
     parse_cents,
     shown,
     standing,
@@ -485,3 +487,30 @@ def test_a_prize_s_amount_with_its_currency_after_it_is_read_as_the_amount():
     ]
     with pytest.raises(MoneyError, match="This night is in EUR: type the amount in euros"):
         parse_prizes("high 12,50 USD", "EUR")
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["cash", "card", "e-transfer", "comp"]), st.integers(1, 10_000), st.booleans()),
+        max_size=12,
+    )
+)
+def test_what_a_player_leaves_with_the_house_is_each_methods_net_and_nothing_once_all_is_given_back(moves):
+    """Money in, and back (a refund of what came in by that method): `held` is each method's net, leaving out a
+    method given back in full; a player whose every line was given back holds nothing."""
+    lines = []
+    for method, cents, back in moves:
+        lines.append(Line(1, cents, method))
+        if back:
+            lines.append(Line(1, -cents, method))
+    kept = held(lines)
+    assert sum(kept.values()) == sum(line.cents for line in lines)
+    assert all(kept.values())
+    for method in {line.method for line in lines}:
+        assert kept.get(method, 0) == sum(line.cents for line in lines if line.method == method)
+    assert held([*lines, *(Line(1, -cents, method) for method, cents in kept.items())]) == {}
+
+
+@given(st.integers(0, 100_000), st.booleans(), st.booleans())
+def test_a_no_show_is_asked_nothing_from_the_draw_on_and_anyone_else_the_price(price, came, drawn):
+    assert asked(price, came=came, drawn=drawn) == (0 if drawn and not came else price)
