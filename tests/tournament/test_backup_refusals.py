@@ -113,6 +113,14 @@ def same(*paths: str, value: str = "same"):
     return both(*(edit(path, value) for path in paths))
 
 
+def score_moved(data: dict) -> None:
+    """A game's losing side given a point more (or less), the score still one the night could have: its table's
+    history still says the score that went in. (A prize can move on one point.)"""
+    result = first_result(data)
+    loser = "ew" if result["winner"] == "NS" else "ns"
+    result[loser] += 1 if result[loser] < 5 else -1
+
+
 def chartless(data: dict) -> None:
     data["night"]["chart"] = data["night"]["chart_size"] = None
     for row in data["players"]:
@@ -223,6 +231,7 @@ CASES = [
     ("entry-reason-nul", "totals", edit(f"{ENTRY}.reason", "\x00"), "“reason” holds a NUL character"),
     ("entry-key-twice", "totals", same(f"{ENTRY}.key", f"{R0}.submissions.1.key"), 'The entry\'s key "same" is'),
     ("nested-30-deep", "hands", edit("night.venue", nested(30)), "its content is nested too deep"),
+    ("score-moved-without-entry", "totals", score_moved, "differs from the one its table's history says went in"),
 ]
 
 

@@ -719,6 +719,32 @@ def _check_history(
     return keys
 
 
+def _check_results_as_entered(row: dict[str, Any], typed: Mapping[int, tuple[str, TableResult]]) -> None:
+    """A game entered as totals is the score its table's last entry that counted says (entered by the desk, or
+    confirmed by the other side: the scoring services write the two together), so a file whose score was edited
+    without its history is refused. A table with no such entry (a file of before they were kept) is left as it is."""
+    counted = (Submission.Status.APPLIED, Submission.Status.CONFIRMED)
+    last: dict[int, dict[str, Any]] = {}
+    for item in row.get("submissions", []):  # checked already by `_check_history`
+        if item["status"] in counted and item["number"] > last.get(item["table"], {}).get("number", 0):
+            last[item["table"]] = item
+    for table, (where, result) in typed.items():
+        if (entry := last.get(table)) is None:
+            continue
+        said = (entry["ns"], entry["ew"], entry.get("seat_points"))
+        if said != (result.ns_points, result.ew_points, result.seat_points):
+            shown = (
+                " ".join(f"{seat} {points}" for seat, points in said[2].items())
+                if said[2] is not None
+                else f"{said[0]}–{said[1]}"
+            )
+            raise fail(
+                where,
+                f"its score differs from the one its table's history says went in ({shown}, score entry "
+                f"{entry['number']}): a score changes only by a new entry, which this file does not have.",
+            )
+
+
 def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players: Mapping[str, str]) -> None:
     cap = night.game_end().cap
     keys: list[tuple[str, str]] = []
@@ -753,6 +779,7 @@ def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players
         _check_apart(row, place, players, small, night)
         scored: set[int] = set()
         finals: set[int] = set()
+        typed: dict[int, tuple[str, TableResult]] = {}  # the games entered as totals, by table
         for number, item in enumerate(_items(row, "results", place), start=1):
             table = item.get("table") if isinstance(item, dict) else None
             where = f"{place}, table {table}" if type(table) is int else f"{place}, result {number}"
@@ -764,7 +791,10 @@ def _check_rounds(rows: list[Any], night: Night, ruleset: rules.Ruleset, players
             scored.add(result.table)
             if result.status == TableResult.Status.FINAL:
                 finals.add(result.table)
+            if result.entry == TableResult.Entry.TOTALS:
+                typed[result.table] = (where, result)
         keys.extend(_check_history(row, place, tables, cap, ruleset))
+        _check_results_as_entered(row, typed)
         if round_.status == Round.Status.CLOSED and (missing := sorted(tables - finals)):
             raise fail(place, f"it is closed, yet table {missing[0]}'s score is not in.")
     _once(keys, "The entry's key")
