@@ -49,6 +49,26 @@ def test_a_name_listed_twice_in_one_paste_is_refused(night):
     assert night.entries.count() == 0
 
 
+def test_names_that_differ_only_by_accents_capitals_or_marks_are_asked_about_not_added_twice(night):
+    """A paste of the club's list with "chloe DUBOIS" and "Chloé Dubois": one player typed twice far more often
+    than two. Refused with both lines named; one typed beside a registered "Chloé Dubois" is refused too."""
+    with pytest.raises(ValidationError) as error:
+        services.players_register(night=night, names=["Chloé Dubois", "Bob Martin", "chloe DUBOIS"])
+    assert error.value.message_dict["names"][0] == (
+        "Line 3, “chloe DUBOIS”: the same name as “Chloé Dubois” on line 1 but for accents, capitals or marks: the "
+        "same player twice? Take one out, or tell the two apart (an initial)."
+    )
+    assert night.entries.count() == 0 and not Player.objects.exists()
+    services.players_register(night=night, names=["Chloé Dubois", "Bob Martin"])
+    for typed in ("Chloe Dubois", "CHLOÉ DU-BOIS"):
+        with pytest.raises(ValidationError) as error:
+            services.players_register(night=night, names=[typed])
+        assert error.value.messages[0].startswith("The same name as Chloé Dubois, already registered for this night")
+    # Told apart, both play.
+    services.players_register(night=night, names=["Chloé M. Dubois"])
+    assert night.entries.count() == 3
+
+
 def test_roster_pick_refuses_players_already_in(night):
     services.players_register(night=night, names=["Ann Kowalski"])
     ann = Player.objects.get(name="Ann Kowalski")

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import TableResult
+from scoring.names import fold as folded_name
 
 from ..engine import money
 from ..imports import parse_players_csv
@@ -55,10 +56,14 @@ def players_register(
     if not lines:
         raise ValidationError({"names": "Type at least one name."})
     registered = {e.player.name_key: e.name for e in Entry.objects.filter(night=night).select_related("player")}
+    # Names that differ only by accents, capitals or marks ("chloe DUBOIS", "Chloé Dubois") are one player typed
+    # twice far more often than two players: said, never added silently.
+    alike = {folded_name(name): name for name in registered.values()}
     refusals: list[str] = []
     first_line: dict[str, int] = {}
+    first_fold: dict[str, tuple[int, str]] = {}
     for number, name in lines:
-        key = Player.key_for(name)
+        key, folded = Player.key_for(name), folded_name(name)
         if len(name) > NAME_LENGTH:
             problem = f"too long ({NAME_LENGTH} characters at most)."
         elif key in first_line:
@@ -66,14 +71,26 @@ def players_register(
         elif key in registered:
             as_ = f" (as {registered[key]})" if registered[key] != name else ""
             problem = f"already registered for this night{as_}."
+        elif folded and folded in first_fold:
+            line, other = first_fold[folded]
+            problem = (
+                f"the same name as “{other}” on line {line} but for accents, capitals or marks: the same player "
+                "twice? Take one out, or tell the two apart (an initial)."
+            )
+        elif folded and folded in alike:
+            problem = (
+                f"the same name as {alike[folded]}, already registered for this night, but for accents, capitals "
+                "or marks: the same player? If not, tell the two apart (an initial)."
+            )
         else:
             problem = ""
         first_line.setdefault(key, number)
+        first_fold.setdefault(folded, (number, name))
         if problem and len(lines) > 1:
             refusals.append(f"Line {number}, “{name if len(name) <= 40 else name[:40] + '…'}”: {problem}")
         elif problem:  # one name typed: said of it, without a line number
             here = registered.get(key)
-            refusals.append(f"Already registered for this night: {here}." if here else problem.capitalize())
+            refusals.append(f"Already registered for this night: {here}." if here else problem[0].upper() + problem[1:])
     if refusals:
         if len(lines) > 1:
             refusals.append("Nobody was added: take out or change the lines above, then add the list again.")
