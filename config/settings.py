@@ -10,9 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
+import zoneinfo
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import dj_database_url
+import tzlocal
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HEADTABLE_VAR_DIR", BASE_DIR / "var"))
@@ -168,7 +171,28 @@ LOGIN_REDIRECT_URL = "tournament:night_list"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = os.environ.get("TIME_ZONE", "America/Toronto")
+
+
+def hall_zone(environ: Mapping[str, str] = os.environ, local: Callable[[], str | None] | None = None) -> str:
+    """The hall's clock, which every time on a page, a sheet or a file is shown in: TIME_ZONE where it is set (a
+    hosted server names its clubs' zone), otherwise the laptop's own zone as the machine names it (tzlocal reads it
+    on Linux, macOS and Windows alike), and UTC only where the machine names none it knows."""
+    if zone := environ.get("TIME_ZONE", "").strip():
+        return zone
+    try:
+        named = (local or tzlocal.get_localzone_name)()
+    except Exception:  # a machine whose zone cannot be read (tzlocal raises on an unknown or broken setting)
+        named = None
+    if not named:
+        return "UTC"
+    try:
+        zoneinfo.ZoneInfo(named)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return "UTC"
+    return named
+
+
+TIME_ZONE = hall_zone()
 USE_I18N = True
 USE_TZ = True
 

@@ -44,6 +44,10 @@ def _own_redis_database(variable: str) -> None:
     os.environ[variable] = f"{base}/{own}"
 
 
+# The hall's clock, pinned: the venue's default is the laptop's own zone (config.settings.hall_zone), and the
+# stored pages and sheets the tests compare carry the times of the evening they were made in, in Toronto.
+os.environ["TIME_ZONE"] = "America/Toronto"
+
 if os.environ.get("PYTEST_XDIST_WORKER"):
     for _variable in ("CELERY_BROKER_URL", "CACHE_URL"):
         _own_redis_database(_variable)
