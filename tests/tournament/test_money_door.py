@@ -49,6 +49,19 @@ def test_a_night_at_the_door_to_the_cent(priced, organizer):
     rows = {row.entry.pk: row for row in door.rows}
     assert (rows[carol.pk].standing.paid, rows[carol.pk].standing.owed) == (1500, 0)
     assert [line.shown for line in rows[carol.pk].lines] == ["$20.00", "−$5.00"]
+    assert (rows[dave.pk].comped, rows[carol.pk].comped) == ("$20.00", "")
+
+
+def test_a_comp_reads_as_let_in_free_not_as_money_paid(organizer_client, priced):
+    ann, bob = entry_of(priced, 0), entry_of(priced, 1)
+    services.payment_take(night=priced, entry=ann, method="comp")
+    services.payment_take(night=priced, entry=bob, method="cash", cents=500)
+    services.payment_take(night=priced, entry=bob, method="comp")  # the rest of what Bob owed
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    row = {name: page[page.index(name) :].split("</li>")[0] for name in ("Ann Kowalski", "Bob Martin", "Chloé Dubois")}
+    assert "comp: let in free, no money in" in row["Ann Kowalski"] and "paid" not in row["Ann Kowalski"]
+    assert "paid $20.00 ($15.00 of it a comp, no money in)" in row["Bob Martin"]
+    assert "paid $0.00" in row["Chloé Dubois"] and "comp:" not in row["Chloé Dubois"]
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ class DoorRow:
     holder: str = ""  # a substitute: whose entry they play on (its figures are the row's); "" for their own
     replaced_by: str = ""  # a player who left: the substitute who took their seat
     no_show: bool = False  # never checked in by the draw: asked nothing (`money.asked`)
+    comped: str = ""  # what of `paid` a comp let in free, no money in ("" for none)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,11 @@ def door_money(night: Night) -> DoorMoney:
         money.Line(p.entry.player_id if p.entry is not None else gone[p.name], p.cents, p.method) for p in payments
     ]
     seats = money.entries(priced, recorded, subs)
+    comps: dict[int, int] = {}  # each seat's comps, net (a comp taken back is a negative comp line)
+    for line in recorded:
+        if line.method == "comp":
+            holder = money.entry_of(line.player, subs)
+            comps[holder] = comps.get(holder, 0) + line.cents
     rows = []
     for entry in entries:
         holder = money.entry_of(entry.player_id, subs)
@@ -122,6 +128,7 @@ def door_money(night: Night) -> DoorMoney:
                 holder=names[holder] if holder != entry.player_id else "",
                 replaced_by=replaced_by.get(entry.pk, ""),
                 no_show=drawn and not entry.checked_in,
+                comped=money.shown(comps[holder], currency) if comps.get(holder, 0) > 0 else "",
             )
         )
     cash = money.cash(priced, recorded, subs)
