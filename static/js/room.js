@@ -38,6 +38,8 @@
     return isNaN(value) ? 0 : value;
   }
 
+  var SMALLEST = 0.6; // the smallest a line too long for its column is drawn, of the list's size
+
   // How many lines a page of this slide holds; for a list, also its columns and rows, set on the list.
   function measure(slide) {
     var items = lines(slide);
@@ -54,20 +56,42 @@
       per = Math.max(1, Math.floor((height - (head ? head.offsetHeight : 0)) / Math.max(row, 1)));
     } else {
       // Each line at its own width (its name and its seat side by side, nothing cut), then the columns that fit.
+      // A line far longer than the rest (an 80-letter name) does not take the others' columns from them: it is
+      // drawn smaller, down to SMALLEST of the list's size, whole, in a column the other lines fit.
       list.style.gridTemplateColumns = "1fr";
       list.style.gridTemplateRows = "";
       list.style.gridAutoFlow = "row";
-      var widest = 0;
+      var widths = [];
       var tallest = 0;
-      items.forEach(function (item) { item.style.width = "max-content"; });
+      items.forEach(function (item) { item.style.fontSize = ""; item.style.alignItems = ""; item.style.width = "max-content"; });
       items.forEach(function (item) {
-        widest = Math.max(widest, Math.ceil(item.getBoundingClientRect().width) + 2);
+        widths.push(Math.ceil(item.getBoundingClientRect().width) + 2);
         tallest = Math.max(tallest, item.offsetHeight);
       });
       items.forEach(function (item) { item.style.width = ""; });
       var between = gap(list);
-      var columns = Math.max(1, Math.min(4, Math.floor((box.clientWidth + between) / (widest + between))));
       var rows = Math.max(1, Math.floor(height / Math.max(tallest, 1)));
+      var widest = Math.max.apply(null, widths);
+      var columns = Math.max(1, Math.min(4, Math.floor((box.clientWidth + between) / (widest + between))));
+      var pages = Math.ceil(items.length / (rows * columns));
+      // More columns than the longest line allows, for fewer pages, only for the few lines far longer than the
+      // rest (one in ten at most): every other line keeps the list's size.
+      var few = Math.max(1, Math.floor(items.length / 10));
+      for (var count = columns + 1; count <= 4; count++) {
+        var room = (box.clientWidth + between) / count - between;
+        var over = widths.filter(function (width) { return width > room; });
+        var fewer = Math.ceil(items.length / (rows * count)) < pages;
+        if (fewer && over.length <= few && over.every(function (width) { return width * SMALLEST <= room; })) {
+          columns = count;
+          pages = Math.ceil(items.length / (rows * count));
+        }
+      }
+      var column = (box.clientWidth + between) / columns - between;
+      items.forEach(function (item, index) {
+        var small = widths[index] > column;
+        item.style.fontSize = small ? Math.max(SMALLEST, (column / widths[index]) * 0.97) * 100 + "%" : "";
+        item.style.alignItems = small ? "center" : ""; // mid-line in its row, as the full-size lines read
+      });
       list.style.gridTemplateColumns = "repeat(" + columns + ", minmax(0, 1fr))";
       list.style.gridTemplateRows = "repeat(" + rows + ", " + tallest + "px)";
       list.style.gridAutoFlow = "column";

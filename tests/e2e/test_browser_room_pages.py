@@ -122,6 +122,32 @@ def test_six_hundred_players_read_their_seats_within_three_minutes(live_server, 
         context.close()
 
 
+def test_one_long_name_does_not_take_the_other_players_columns(live_server, browser):
+    """Twenty players, one with a 40-letter name: on a 1080p screen everyone is on one page in two columns, every
+    name whole (the long one drawn smaller), not one column over two pages for the sake of one line. An 80-letter
+    name (no column but the whole width takes it) is whole on screen in its turn too."""
+    long = "Marie-Ève Tremblay-Fitzgerald Beauchemin"
+    longer = "Marie-Ève Catherine Tremblay-Fitzgerald de la Montagne-Saint-Hilaire Beauchemine"
+    assert (len(long), len(longer)) == (40, 80)
+    for shots, name, players in (("long-name", long, 20), ("longer-name", longer, 22)):
+        names = sorted([*names_for(players - 1), name])
+        pk = night_at(players, 0, names)
+        page = browser.new_page(viewport=SCREENS["1080p"])
+        page.clock.install()
+        page.goto(f"{live_server.url}/public/nights/{pk}/display/")
+        page.wait_for_selector(".room-finder li")
+        if players == 20:
+            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.5)
+            page.screenshot(path=str(ARTIFACTS / f"room-pages-{shots}.png"))
+            assert sorted(page.evaluate(PAINTED)) == names
+            size = page.eval_on_selector(".room-finder li", "el => parseFloat(getComputedStyle(el).fontSize)")
+            assert size >= 0.045 * SCREENS["1080p"]["height"] - 0.5  # the others keep the list's size
+        else:
+            readable = seen_long_enough(page, names, 45, shots)
+            assert sorted(readable) == names
+        page.close()
+
+
 def test_several_displays_share_a_big_room_each_showing_its_part_of_the_names(live_server, browser):
     """`?share=2/3`: the second third of the names, alphabetically; the three together show everyone once."""
     names = names_for(120)
