@@ -31,8 +31,14 @@ def test_each_player_shows_one_number_and_the_file_button_sits_with_its_label(
     night = services.night_create(name="Lists night")
     services.money_settings(night=night, currency="usd", pre=1000, door=1500, member=None)
     entries = register(night, 8)
+    # A name of 80 letters with no space to break at: the lists wrap it, the page never wider than the screen.
+    services.players_register(
+        night=night, names=[("Wolfeschlegelsteinhausenbergerdorff" + "voralternwarengewissenhaft" * 2)[:80]]
+    )
     page = browser.new_page(viewport=size)
     _log_in(page, live_server.url, night)
+    wide = "() => document.documentElement.scrollWidth - window.innerWidth"
+    assert page.evaluate(wide) <= 0
 
     item = page.locator("#entries li", has_text=entries[1].player.name)
     assert item.evaluate(MARKER) == "none"
@@ -50,3 +56,4 @@ def test_each_player_shows_one_number_and_the_file_button_sits_with_its_label(
     assert row.evaluate(MARKER) == "none"
     assert row.locator(".who").inner_text().strip() == f"{entries[1].player.name} No. {entries[1].card}"
     page.screenshot(path=str(ARTIFACTS / f"lists-money-{size['width']}.png"), full_page=True)
+    assert page.evaluate(wide) <= 0
