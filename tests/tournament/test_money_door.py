@@ -470,3 +470,18 @@ def test_what_the_prizes_leave_of_the_pot_counts_their_fixed_amounts_too(organiz
     page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
     assert "leave $0.00 of it." in page
     assert "$120.00 more than the pot, which the house pays" in page
+
+
+def test_the_prizes_money_is_won_only_once_the_night_is_over(organizer_client, priced):
+    """Mid-night the Money page shows who would take each prize's money if the night ended now, never "Won"."""
+    from tournament.rehearsal import simulate
+
+    services.money_settings(night=priced, currency="usd", pre=2000, door=2500, member=None, payouts="high 50%")
+    first = game.round_start(round_=services.night_draw(night=priced, seed=1))
+    game.round_close(round_=play_round(first, {1: (10, 4), 2: (6, 10)}))
+    page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
+    assert "<h3>If the night ended now</h3>" in page and "<h3>Won</h3>" not in page
+    money = {"currency": "USD", "pre": 2000, "door": 2000, "member": None, "payouts": "high 50%"}
+    over = simulate(players=8, rounds=2, seed=3, money={**money, "methods": ("cash",)})
+    page = organizer_client.get(reverse("tournament:money", args=[over.pk])).content.decode()
+    assert "<h3>Won</h3>" in page and "If the night ended now" not in page
