@@ -106,3 +106,17 @@ def test_a_correction_typed_on_the_desk_reaches_the_record_whole(organizer_clien
     assert (result.ns_points, result.ew_points, result.winner, result.version) == (2, 6, "EW", 2)
     entry = Submission.objects.get(key="desk-1")
     assert (entry.reason, entry.before, entry.role, entry.ns_points) == ("slip misread", "5–3", "organizer", 2)
+
+
+def test_a_tie_typed_at_the_desk_says_who_took_it(organizer_client, night):
+    """A 6–6 slip with E–W's last hand: the desk's row says the score and who won the tie, as the slip does."""
+    register(night, 8)
+    game.round_start(round_=services.night_draw(night=night, seed=9))
+    save = reverse("scoring:desk_save", args=[night.pk, 1, 2])
+    data = {"t2-ns_points": "6", "t2-ew_points": "6", "t2-last_hand_winner": "EW", "t2-key": "desk-tie"}
+    row = organizer_client.post(save, data, HTTP_HX_REQUEST="true").content.decode()
+    assert "6–6 in, E–W won the last hand" in row
+    assert (
+        "6–6 in, E–W won the last hand"
+        in organizer_client.get(reverse("scoring:keeper_desk", args=[night.pk])).content.decode()
+    )
