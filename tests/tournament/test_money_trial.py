@@ -188,7 +188,7 @@ def test_a_euro_backups_pot_refusal_is_said_in_euros(organizer_client):
     data["night"]["currency"] = "EUR"
     paid = next(line for line in data["pot_lines"] if line["kind"] == "paid")
     paid["cents"] = 999999
-    refused(organizer_client, data, "The 50/50 holds €40.00: it cannot pay or carry €9,999.99.")
+    refused(organizer_client, data, "The 50/50 holds €40,00: it cannot pay or carry €9.999,99.")
 
 
 def _payments_of(data: dict) -> tuple[dict, list[dict]]:
@@ -203,7 +203,7 @@ def test_a_backup_with_a_comp_for_part_of_the_price_is_refused(organizer_client)
     first, lines = _payments_of(data)
     assert lines == [first] and first["cents"] == data["night"]["price_pre"] == 2000
     first.update(method="comp", cents=500)
-    refused(organizer_client, data, "Payment 1: it comps ", "for €5.00, yet ", "owed €20.00", "a comp brings no money")
+    refused(organizer_client, data, "Payment 1: it comps ", "for €5,00, yet ", "owed €20,00", "a comp brings no money")
 
 
 def test_a_backup_that_takes_money_from_a_comped_player_is_refused(organizer_client):
@@ -215,8 +215,8 @@ def test_a_backup_that_takes_money_from_a_comped_player_is_refused(organizer_cli
     refused(
         organizer_client,
         data,
-        f"Payment {len(data['payments'])}: it takes €12.50 from ",
-        "whom a comp let in free and who owed nothing (paid €32.50 · €12.50 over)",
+        f"Payment {len(data['payments'])}: it takes €12,50 from ",
+        "whom a comp let in free and who owed nothing (paid €32,50 · €12,50 over)",
     )
     data["payments"].pop()
     assert restored(organizer_client, data).currency == "EUR"  # a whole comp restores

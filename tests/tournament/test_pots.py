@@ -86,7 +86,7 @@ def test_a_jackpot_carried_in_another_currency_is_not_taken_in_as_it_is(organize
     services.pot_line_add(night=euros, pot="Bump cup", kind="in", cents=5_000)
     carry = services.pot_line_add(night=euros, pot="Bump cup", kind="carried", cents=5_000)
     page = organizer_client.get(reverse("tournament:money", args=[dollars.pk])).content.decode()
-    assert "Bump cup: €50.00" in page and "carried over in EUR; tonight counts in USD" in page
+    assert "Bump cup: €50,00" in page and "carried over in EUR; tonight counts in USD" in page
     assert f'name="line" value="{carry.pk}"' not in page  # no button to take it as it is
     refused = organizer_client.post(reverse("tournament:pot_take", args=[dollars.pk]), {"line": str(carry.pk)})
     assert "carried over in EUR; tonight counts in USD" in refused.content.decode()
@@ -98,7 +98,7 @@ def test_a_pots_refusal_on_a_euro_night_is_in_euros(organizer_client):
     services.money_settings(night=night, currency="EUR", pre=1000, door=1000, member=None)
     sent = {"pot": "Jackpot", "kind": "paid", "cents": "0,01", "reason": "Ann"}
     page = organizer_client.post(reverse("tournament:pot_add", args=[night.pk]), sent).content.decode()
-    assert "The Jackpot holds €0.00: it cannot pay or carry €0.01." in page
+    assert "The Jackpot holds €0,00: it cannot pay or carry €0,01." in page
 
 
 @pytest.mark.slow

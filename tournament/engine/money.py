@@ -336,10 +336,14 @@ def _without_currency(cleaned: str, code: str, *, at_start: bool) -> str:
 
 
 def shown(cents: int, currency: str = "USD") -> str:
-    """Cents as the door list shows them: "$20.00", "−$5.00"."""
+    """Cents as the door list shows them, with the marks the night's amounts are typed with: "$1,234.50",
+    "−$5.00"; on a night of a decimal comma "€1.234,50" (as its forms show "1234,50" and its limit "€10.000")."""
     sign = "−" if cents < 0 else ""
     whole, part = divmod(abs(cents), 100)
-    return f"{sign}{SYMBOLS.get(currency, '')}{whole:,}.{part:02d}{'' if currency in SYMBOLS else ' ' + currency}"
+    figures = f"{whole:,}.{part:02d}"
+    if decimal_mark(currency) == ",":
+        figures = figures.translate(str.maketrans(",.", ".,"))
+    return f"{sign}{SYMBOLS.get(currency, '')}{figures}{'' if currency in SYMBOLS else ' ' + currency}"
 
 
 def typed(cents: int, currency: str = "USD") -> str:

@@ -108,10 +108,10 @@ def door_money(night: Night) -> DoorMoney:
     ]
     seats = money.entries(priced, recorded, subs)
     comps: dict[int, int] = {}  # each seat's comps, net (a comp taken back is a negative comp line)
-    for line in recorded:
-        if line.method == "comp":
-            holder = money.entry_of(line.player, subs)
-            comps[holder] = comps.get(holder, 0) + line.cents
+    for each in recorded:
+        if each.method == "comp":
+            holder = money.entry_of(each.player, subs)
+            comps[holder] = comps.get(holder, 0) + each.cents
     rows = []
     for entry in entries:
         holder = money.entry_of(entry.player_id, subs)

@@ -248,6 +248,14 @@ def test_amounts_as_the_door_list_shows_them():
     assert shown(2050) == "$20.50"
     assert shown(-500, "GBP") == "−£5.00"
     assert shown(123456, "CHF") == "1,234.56 CHF"
+    assert shown(123450, "EUR") == "€1.234,50"  # as a euro night's forms take it ("1234,50") and its limit says
+    assert shown(-1250, "SEK") == "−12,50 SEK"
+
+
+@given(st.integers(0, 1_000_000), st.sampled_from(sorted(CURRENCIES)))
+def test_an_amount_as_the_page_shows_it_reads_back_as_the_same_amount(cents, currency):
+    """What the treasurer reads on the page, typed back into a form of the same night, is the same money."""
+    assert parse_cents(shown(cents, currency), currency) == cents
 
 
 # --- the prizes' money ----------------------------------------------------------------------------------------------
