@@ -82,7 +82,7 @@ def test_a_comp_reads_as_let_in_free_not_as_money_paid(organizer_client, priced)
         ),
         (
             lambda n, e: services.payment_refund(night=n, entry=e, cents=500, method="card", reason="wrong"),
-            "paid $0.00 by card",
+            "paid nothing by card: there is nothing to give back.",
         ),
         (
             lambda n, e: services.entry_remove(entry=e),
@@ -167,6 +167,16 @@ def test_a_player_taken_off_the_night_backs_up_and_an_edited_file_keeps_no_money
     data["payments"][0]["name"] = " "
     with pytest.raises(ValidationError, match="Payment 1: a line of a player taken off the night names them"):
         backup.night_restore(raw=signed(data))
+    for line in data["payments"]:  # a name that looks like hers and is not
+        line["name"] = ann.name.replace(" ", "\u200b ")
+    with pytest.raises(ValidationError, match=r"Payment 1: “name” holds an invisible or control character \(U\+200B\)"):
+        backup.night_restore(raw=signed(data))
+    data = json.loads(first)
+    for line in data["payments"]:  # a comp, and half of it taken back
+        line.update(method="comp", cents=2000 if line["cents"] > 0 else -1000)
+    data["payments"].append({**data["payments"][1]})
+    with pytest.raises(ValidationError, match=r"Payment 2: it takes back part of .*'s comp: a comp goes back whole"):
+        backup.night_restore(raw=signed(data))
     assert not Night.objects.exists()
 
 
@@ -191,6 +201,16 @@ def test_a_no_show_owes_nothing_once_the_games_are_drawn_and_is_on_no_list(price
     game.round_close(round_=play_round(first, {1: (10, 4), 2: (6, 10)}))
     standings = night_standings(priced)
     assert {row.player_id for row in standings.rows} == {e.player_id for e in entries[2:]}
+
+
+def test_a_comp_is_taken_back_whole_or_not_at_all(priced):
+    ann = entry_of(priced, 0)
+    services.payment_take(night=priced, entry=ann, method="comp")
+    with pytest.raises(ValidationError) as refused:
+        services.payment_refund(night=priced, entry=ann, cents=500, method="comp", reason="paid after all")
+    assert refused.value.messages == [f"A comp is taken back whole: {ann.name}'s is $20.00. Type 20.00."]
+    services.payment_refund(night=priced, entry=ann, cents=2000, method="comp", reason="paid after all")
+    assert next(row for row in door_money(priced).rows if row.entry.pk == ann.pk).standing.owed == 2000
 
 
 def test_a_late_arrival_pays_the_door_price(priced):

@@ -937,6 +937,7 @@ def _check_payments(rows: Any, players: Mapping[str, str], night: Night, data: d
             payment.name = item.get("name")
             if not isinstance(payment.name, str) or not payment.name.strip() or len(payment.name) > NAME_LENGTH:
                 raise fail(where, "a line of a player taken off the night names them (“name”, a name).")
+            _visible(payment.name, where, "name")
         elif "name" in item:
             raise fail(where, "“name” is only on a line whose player was taken off the night (“player” null).")
         elif player not in players:
@@ -946,6 +947,10 @@ def _check_payments(rows: Any, players: Mapping[str, str], night: Night, data: d
             raise fail(where, "a line moves money (not 0), and a refund says why (“reason”).")
         who = _of(players[player]) if player is not None else f"{_shown(payment.name)} (taken off the night)"
         place = (player if player is not None else f"taken off: {payment.name}", payment.method)
+        if payment.method == "comp" and payment.cents < 0 and held.get(place, 0) != -payment.cents:
+            raise fail(
+                where, f"it takes back part of {who}'s comp: a comp goes back whole, as the Money page takes it."
+            )
         held[place] = held.get(place, 0) + payment.cents
         if held[place] < 0:
             raise fail(where, f"it gives back more than {who} paid by {payment.method}.")

@@ -194,8 +194,17 @@ def payment_refund(
     if method not in money.METHODS:
         raise ValidationError({"method": f"Refunded by {', '.join(money.METHODS)}."})
     paid = sum(p.cents for p in Payment.objects.filter(entry=entry, method=method))
+    have = money.shown(paid, night.currency)
+    if method == "comp" and paid and cents != paid:  # a comp lets a player in free, whole: it goes back whole
+        raise ValidationError(
+            {
+                "cents": f"A comp is taken back whole: {entry.name}'s is {have}. "
+                f"Type {money.typed(paid, night.currency)}."
+            }
+        )
+    if not paid:
+        raise ValidationError({"cents": f"{entry.name} paid nothing by {method}: there is nothing to give back."})
     if not 0 < cents <= paid:
-        have = money.shown(paid, night.currency)
         raise ValidationError({"cents": f"{entry.name} paid {have} by {method}: refund more than 0, up to that."})
     Night.touch(night.pk)
     by = by if getattr(by, "is_authenticated", False) else None
