@@ -69,6 +69,51 @@ def test_names_that_differ_only_by_accents_capitals_or_marks_are_asked_about_not
     assert night.entries.count() == 3
 
 
+def test_a_name_typed_without_the_rosters_accents_is_the_rosters_player(db):
+    """Chloé Dubois played last week; tonight the organizer types "chloe dubois": the same person, in the roster's
+    spelling (her season, her results link), not a second one. Picked from Regulars beside a "chloe DUBOIS" typed
+    earlier tonight, she is refused as one player twice."""
+    last_week = services.night_create(name="Last week")
+    services.players_register(night=last_week, names=["Chloé Dubois", "Jean Côté", "Jean Cote-Smith"])
+    tonight = services.night_create(name="Tonight")
+    (entry,) = services.players_register(night=tonight, names=["chloe dubois"])
+    assert (entry.player.name, entry.name) == ("Chloé Dubois", "Chloé Dubois")
+    assert Player.objects.filter(name__icontains="dubois").count() == 1
+    other = services.night_create(name="Another")
+    services.players_register(night=other, names=["CHLOE DUBOIS"])
+    chloe = Player.objects.get(name="Chloé Dubois")
+    with pytest.raises(ValidationError) as error:
+        services.players_add_from_roster(night=other, player_ids=[chloe.pk])
+    assert "Already registered for this night: Chloé Dubois." in error.value.messages[0]
+
+
+def test_a_roster_pick_that_is_a_name_already_here_but_for_accents_is_refused(db):
+    first = services.night_create(name="First")
+    services.players_register(night=first, names=["Łukasz Żółć", "Ann Kowalski"])
+    lukasz = Player.objects.get(name="Łukasz Żółć")
+    tonight = services.night_create(name="Tonight")
+    Player.objects.create(club_id=tonight.club_id, name="Lukasz Zolc")  # from before names were matched so
+    services.players_register(night=tonight, names=["Ann Kowalski"])
+    entries = list(tonight.entries.values_list("name", flat=True))
+    services.players_add_from_roster(night=tonight, player_ids=[lukasz.pk])
+    with pytest.raises(ValidationError) as error:
+        services.players_add_from_roster(night=tonight, player_ids=[Player.objects.get(name="Lukasz Zolc").pk])
+    assert error.value.messages == [
+        "Lukasz Zolc is the same name as Łukasz Żółć but for accents, capitals or marks: the same player twice? "
+        "Nobody was added; if they are two, tell them apart on the roster (an initial)."
+    ]
+    assert sorted(tonight.entries.values_list("name", flat=True)) == sorted([*entries, "Łukasz Żółć"])
+    # Two of the roster a typed name could be: asked, nobody added.
+    other = services.night_create(name="Other")
+    with pytest.raises(ValidationError) as error:
+        services.players_register(night=other, names=["Lukasz Żolc"])
+    assert error.value.messages == [
+        "“Lukasz Żolc”: the roster has Lukasz Zolc and Łukasz Żółć, which of them is it? Pick the one from Regulars. "
+        "Nobody was added."
+    ]
+    assert not other.entries.exists()
+
+
 def test_roster_pick_refuses_players_already_in(night):
     services.players_register(night=night, names=["Ann Kowalski"])
     ann = Player.objects.get(name="Ann Kowalski")

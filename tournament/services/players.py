@@ -99,9 +99,15 @@ def players_register(
     cleaned = [name for _, name in lines]
     keys = [Player.key_for(name) for name in cleaned]
     known = {player.name_key: player for player in Player.objects.filter(club=night.club_id, name_key__in=keys)}
+    alike_on_roster = _roster_alike(
+        night, [(number, name) for number, name in lines if Player.key_for(name) not in known]
+    )
     offset = bye_floor(night)
     players = [
-        known.get(Player.key_for(name)) or Player.objects.create(club_id=night.club_id, name=name) for name in cleaned
+        known.get(Player.key_for(name))
+        or alike_on_roster.get(name)
+        or Player.objects.create(club_id=night.club_id, name=name)
+        for name in cleaned
     ]
     entries = Entry.objects.enter(
         night, players, checked_in=checked_in, bye_offset=offset, price_kind=arrival_price_kind(night)
@@ -110,6 +116,31 @@ def players_register(
     reseat_if_waiting(night)
     Night.touch(night.pk)
     return entries
+
+
+def _roster_alike(night: Night, lines: Sequence[tuple[int, str]]) -> dict[str, Player]:
+    """The roster's player each typed name is, where the roster has it but for accents, capitals or marks ("chloe
+    dubois" is the roster's Chloé Dubois): one person, in the roster's spelling, never a second roster entry. A
+    name that could be two of the roster's players is refused: the organizer picks the one from Regulars."""
+    if not lines:
+        return {}
+    wanted = {folded: name for _, name in lines if (folded := folded_name(name))}
+    found: dict[str, list[Player]] = {}
+    for player in Player.objects.filter(club=night.club_id, house=False).only("pk", "name", "name_key", "club_id"):
+        if (folded := folded_name(player.name)) in wanted:
+            found.setdefault(folded, []).append(player)
+    if unclear := [(number, name) for number, name in lines if len(found.get(folded_name(name), ())) > 1]:
+        number, name = unclear[0]
+        two = " and ".join(sorted(player.name for player in found[folded_name(name)]))
+        where = f"Line {number}, “{name}”: " if len(lines) > 1 or number != 1 else f"“{name}”: "
+        raise ValidationError(
+            {
+                "names": [
+                    f"{where}the roster has {two}, which of them is it? Pick the one from Regulars. Nobody was added."
+                ]
+            }
+        )
+    return {name: found[folded_name(name)][0] for _, name in lines if folded_name(name) in found}
 
 
 def arrival_price_kind(night: Night) -> str:
@@ -128,6 +159,20 @@ def players_add_from_roster(*, night: Night, player_ids: Sequence[int]) -> list[
     already = [e.name for e in Entry.objects.filter(night=night, player__in=players).select_related("player")]
     if already:
         raise ValidationError({"players": f"Already registered for this night: {', '.join(sorted(already))}."})
+    # As a typed list is (`players_register`): a name that is one already here, or another picked, but for
+    # accents, capitals or marks is one player twice far more often than two.
+    here = {folded_name(name): name for name in Entry.objects.filter(night=night).values_list("name", flat=True)}
+    picked: dict[str, str] = {}
+    for player in sorted(players, key=lambda player: player.pk):
+        folded = folded_name(player.name)
+        if folded and (other := here.get(folded) or picked.get(folded)):
+            raise ValidationError(
+                {
+                    "players": f"{player.name} is the same name as {other} but for accents, capitals or marks: the "
+                    "same player twice? Nobody was added; if they are two, tell them apart on the roster (an initial)."
+                }
+            )
+        picked[folded] = player.name
     room_for(Entry.objects.filter(night=night).count(), len(players), "players")
     offset = bye_floor(night)
     entries = Entry.objects.enter(night, players, bye_offset=offset, price_kind=arrival_price_kind(night))
