@@ -321,7 +321,11 @@ def test_a_paid_player_who_cannot_come_is_refunded_and_taken_off_the_night(live_
     # ✕ while her money is in the box: refused, with how much, and she stays.
     org.goto(f"{base}/nights/{night.pk}/")
     org.locator("#entries li", has_text="Ann Kowalski").locator("button[title='Remove from tonight']").click()
-    org.wait_for_selector("text=has $10.00 cash on the Money page")
+    refusal = org.locator("#entries li", has_text="Ann Kowalski").locator(".error[role=alert]")
+    refusal.wait_for()
+    assert "has $10.00 cash on the Money page" in refusal.inner_text()  # on her line, where the ✕ was
+    box = refusal.bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
     assert Entry.objects.filter(pk=ann.pk).exists()
 
     # A refund sent without its reason, on the door list's last line: the page comes back with the refusal in
@@ -342,6 +346,15 @@ def test_a_paid_player_who_cannot_come_is_refunded_and_taken_off_the_night(live_
     )
     assert seen, "the refusal is out of view"
     org.screenshot(path=str(ARTIFACTS / "volunteer-refund-refused-in-view.png"))  # what the screen shows
+
+    # ✕ on that last player, who has paid: the refusal on their line, in view, at the foot of the list.
+    org.goto(f"{base}/nights/{night.pk}/")
+    last_line = org.locator(f"#entries li:has(form[action$='/entries/{last_id}/remove/'])")
+    last_line.locator("button[title='Remove from tonight']").click()
+    refusal = last_line.locator(".error[role=alert]")
+    refusal.wait_for()
+    box = refusal.bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
 
     org.goto(f"{base}/nights/{night.pk}/money/")
     org.click(f"#entry-{ann.pk} .refund summary")

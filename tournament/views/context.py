@@ -47,6 +47,7 @@ def players_context(night: Night, **forms: Any) -> dict[str, Any]:
         "paste_form": forms.get("paste_form") or PlayerPasteForm(),
         "roster_form": forms.get("roster_form") or RosterPickForm(queryset=selectors.roster_not_in(night)),
         "draw_errors": forms.get("draw_errors", []),
+        "entry_error": forms.get("entry_error"),  # (entry id, message): a refusal said on that player's line
         "in_play": selectors.players_in_play(night, selectors.current_round(night)) if night.status != "setup" else [],
         "joins_game": selectors.joins_game(night),
         "swap_errors": forms.get("swap_errors", []),

@@ -23,7 +23,7 @@ ROSTER = "tournament/night_detail.html#roster"
 # Which panel a refused form belongs to, when the page that sent it is not the night's page now (a page opened before
 # the draw, or before the last game closed): the panel it came from is drawn again, with the refusal and what was
 # typed. The late arrival's form is on both; without htmx to say which, it is the panel of play's.
-SETUP_FORMS = ("paste_form", "roster_form", "draw_errors")
+SETUP_FORMS = ("paste_form", "roster_form", "draw_errors", "entry_error")
 
 
 def _refused_panel(request, night: Night, forms) -> str:
@@ -107,8 +107,8 @@ def entry_check_in(request, night_id: int, entry_id: int):
     entry = get_object_or_404(Entry, pk=entry_id, night_id=night_id)
     try:
         services.entry_set_checked_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
-    except ValidationError as error:
-        return _answer(request, entry.night, draw_errors=error.messages)
+    except ValidationError as error:  # said on the player's line, where the tap was
+        return _answer(request, entry.night, entry_error=(entry.pk, " ".join(error.messages)))
     return _answer(request, entry.night)
 
 
@@ -119,8 +119,8 @@ def entry_remove(request, night_id: int, entry_id: int):
     night = entry.night
     try:
         services.entry_remove(entry=entry)
-    except ValidationError as error:
-        return _answer(request, night, draw_errors=error.messages)
+    except ValidationError as error:  # said on the player's line, where the ✕ was
+        return _answer(request, night, entry_error=(entry.pk, " ".join(error.messages)))
     return _answer(request, night)
 
 
