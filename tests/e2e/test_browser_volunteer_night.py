@@ -325,7 +325,7 @@ def test_a_paid_player_who_cannot_come_is_refunded_and_taken_off_the_night(live_
     refusal.wait_for()
     assert "has $10.00 cash on the Money page" in refusal.inner_text()  # on her line, where the ✕ was
     box = refusal.bounding_box()
-    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
     assert Entry.objects.filter(pk=ann.pk).exists()
 
     # A refund sent without its reason, on the door list's last line: the page comes back with the refusal in
@@ -354,7 +354,7 @@ def test_a_paid_player_who_cannot_come_is_refunded_and_taken_off_the_night(live_
     refusal = last_line.locator(".error[role=alert]")
     refusal.wait_for()
     box = refusal.bounding_box()
-    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
 
     org.goto(f"{base}/nights/{night.pk}/money/")
     org.click(f"#entry-{ann.pk} .refund summary")

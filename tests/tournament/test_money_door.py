@@ -197,6 +197,11 @@ def test_a_no_show_owes_nothing_once_the_games_are_drawn_and_is_on_no_list(price
     assert door.cash.owed == 8 * 2000 and door.cash.players == 8
     assert rows[bob.pk].no_show and rows[bob.pk].standing.owed == 0
     assert rows[ann.pk].standing.over == 2000  # paid ahead: to refund, or kept as a gift
+    assert (door.cash.net, door.cash.over) == (2000, 2000)  # in the box and the pot, and said so
+    from tournament.selectors import night_close
+
+    figures = {figure.label: figure.shown for figure in night_close(priced).figures}
+    assert figures["Over the price, in the net (paid ahead by a no-show, a gift)"] == "$20.00"
     assert not rows[entries[2].pk].no_show
     game.round_close(round_=play_round(first, {1: (10, 4), 2: (6, 10)}))
     standings = night_standings(priced)

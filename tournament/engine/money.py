@@ -173,6 +173,8 @@ class Cash:
     owed: int = 0  # still to collect
     players: int = 0  # entries: each seat once, however many people played in it
     substitutes: int = 0  # people playing on an entry another paid for (not counted in `players`)
+    # Paid beyond the price, in the net: a no-show's money paid ahead, a gift; the treasurer refunds or keeps it.
+    over: int = 0
 
     @property
     def net(self) -> int:
@@ -197,9 +199,12 @@ def cash(prices: Mapping[int, int], lines: Iterable[Line], substitutes: Mapping[
             taken += line.cents
         else:
             refunded -= line.cents
-    owed = sum(entry.owed for entry in entries(prices, recorded, subs).values())
+    standings = entries(prices, recorded, subs).values()
+    owed = sum(entry.owed for entry in standings)
     held = len({entry_of(player, subs) for player in prices})
-    return Cash(by_method, taken, refunded, comped, owed, held, len(prices) - held)
+    return Cash(
+        by_method, taken, refunded, comped, owed, held, len(prices) - held, sum(entry.over for entry in standings)
+    )
 
 
 # Currencies whose amounts are written with a decimal comma where they are used ("12,50 €", "1.250,00 kr"). Every

@@ -138,6 +138,7 @@ def door_money(night: Night) -> DoorMoney:
         "net": cash.net,
         "comped": cash.comped,
         "owed": cash.owed,
+        "over": cash.over,
     }
     return DoorMoney(
         rows=rows,
@@ -398,6 +399,11 @@ def night_close(night: Night, standings: NightStandings | None = None) -> NightC
         figure("Entries", "Net entry money", cash.net, strong=True),
         figure("Entries", "Comped (no money in)", cash.comped),
         figure("Entries", "Still owed", cash.owed),
+        *(
+            [figure("Entries", "Over the price, in the net (paid ahead by a no-show, a gift)", cash.over)]
+            if cash.over
+            else []
+        ),
     ]
     if payouts:
         figures.append(figure("Prizes", f"The pot (net less the house's {night.house_share}%)", close.pot))

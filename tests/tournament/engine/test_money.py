@@ -236,7 +236,14 @@ def test_a_substitute_never_changes_the_box_but_its_count(prices, raw, data):
     priced = {**prices, **{sub: data.draw(st.integers(0, 5000)) for sub in subs}}
     after = cash(priced, lines, subs)
     assert after == Cash(
-        before.by_method, before.taken, before.refunded, before.comped, before.owed, before.players, len(subs)
+        before.by_method,
+        before.taken,
+        before.refunded,
+        before.comped,
+        before.owed,
+        before.players,
+        len(subs),
+        before.over,
     )
     assert after.players + after.substitutes == len(priced)
     moved = [Line(line.player + 100, line.cents, line.method) if line.player in leavers else line for line in lines]
@@ -522,3 +529,12 @@ def test_what_a_player_leaves_with_the_house_is_each_methods_net_and_nothing_onc
 @given(st.integers(0, 100_000), st.booleans(), st.booleans())
 def test_a_no_show_is_asked_nothing_from_the_draw_on_and_anyone_else_the_price(price, came, drawn):
     assert asked(price, came=came, drawn=drawn) == (0 if drawn and not came else price)
+
+
+@given(_prices, _lines)
+def test_what_is_over_less_what_is_owed_is_what_came_in_beyond_the_prices(prices, raw):
+    """The box's money and its comps, against the prices asked: what is over less what is still owed is what came
+    in beyond the prices (or short of them), whoever paid it."""
+    lines = [Line(player, cents, method) for player, cents, method in raw]
+    night = cash(prices, lines)
+    assert night.over - night.owed == night.net + night.comped - sum(prices.values())
