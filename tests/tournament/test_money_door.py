@@ -510,3 +510,27 @@ def test_the_prizes_money_is_won_only_once_the_night_is_over(organizer_client, p
     over = simulate(players=8, rounds=2, seed=3, money={**money, "methods": ("cash",)})
     page = organizer_client.get(reverse("tournament:money", args=[over.pk])).content.decode()
     assert "<h3>Won</h3>" in page and "If the night ended now" not in page
+
+
+def test_the_last_game_says_what_money_is_left_to_square_before_the_night_locks_it(organizer_client, priced):
+    """From a treasurer's trial: the last slip typed, the night ended and the latecomer's $25 could no longer be
+    taken. While the last game is played, the Money page and the night page say what is still owed and what is
+    over, by name; before it, and once all is square, they say nothing."""
+    night = priced
+    Night.objects.filter(pk=night.pk).update(games=2)
+    night.refresh_from_db()
+    entries = list(Entry.objects.filter(night=night).order_by("card"))
+    for entry in entries[:7]:
+        services.payment_take(night=night, entry=entry, method="cash")
+    pages = (reverse("tournament:money", args=[night.pk]), night.get_absolute_url())
+    first = game.round_start(round_=services.night_draw(night=night, seed=1))
+    assert all("money-left" not in organizer_client.get(page).content.decode() for page in pages)  # not the last
+    game.round_start(round_=game.round_close(round_=play_round(first, {1: (10, 4), 2: (6, 10)})))
+    (late,) = services.players_register(night=night, names=["Walter Lee"])
+    for page in pages:
+        body = organizer_client.get(page).content.decode()
+        assert "Game 2 is the night's last: when it closes, the night ends and its money locks" in body
+        assert f"Still owed: {entries[7].name} $20.00, Walter Lee $25.00." in body
+    for entry in (entries[7], late):
+        services.payment_take(night=night, entry=entry, method="card")
+    assert all("money-left" not in organizer_client.get(page).content.decode() for page in pages)  # square

@@ -10,7 +10,7 @@ from scoring.prizes import label, parse_eligibility
 from tournament.engine import money
 from tournament.models import Entry, Night, Payment, PotLine
 
-from .night import night_entries
+from .night import current_round, night_entries
 from .standings import AwardRow, NightStandings, night_standings
 
 KIND_LABELS = (("pre", "pre-registered"), ("door", "at the door"), ("member", "member"))
@@ -149,6 +149,38 @@ def door_money(night: Night) -> DoorMoney:
         totals_by_method=[(method, money.shown(cents, currency)) for method, cents in cash.by_method.items()],
         removed=sorted(removed.items()),
     )
+
+
+@dataclass(frozen=True)
+class MoneyLeft:
+    """What the door has not squared while the night's last game is played: the money locks when it closes."""
+
+    game: int  # the last game's number
+    words: str  # "Still owed: Walter Lee $25.00. Over the price: Victor Ng $20.00 (paid ahead, did not come)."
+
+
+def money_left(night: Night) -> MoneyLeft | None:
+    """While the night's last game is played (seated, playing, bell): what is still owed and what was paid beyond
+    the price, each player named, as the last moment to square them before the night ends and its money no longer
+    changes (`services.nights.require_unfinished`). None before the last game, once it is over, or when all is
+    square."""
+    if night.status != Night.Status.PLAYING or (now := current_round(night)) is None or not now.is_last(night):
+        return None
+    door = door_money(night)
+    own = [row for row in door.rows if not row.holder]  # a seat once: a substitute's row shows their holder's
+
+    def named(rows: list[DoorRow], amount: str) -> str:
+        said = [f"{row.entry.name} {getattr(row, amount)}{' (did not come)' if row.no_show else ''}" for row in rows]
+        return ", ".join(said[:6]) + (f" and {len(said) - 6} more" if len(said) > 6 else "")
+
+    owed = [row for row in own if row.standing.owed]
+    over = [row for row in own if row.standing.over]
+    parts = [
+        f"Still owed: {named(owed, 'owed')}." if owed else "",
+        f"Over the price: {named(over, 'over')}." if over else "",
+    ]
+    words = " ".join(part for part in parts if part)
+    return MoneyLeft(now.number, words) if words else None
 
 
 @dataclass(frozen=True)

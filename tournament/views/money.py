@@ -48,6 +48,7 @@ def _page(request, night: Night, **extra):
         # A night that is over keeps its money (`services.nights.require_unfinished`): the page offers no control
         # that would be refused, and says why once.
         "over": night.status == Night.Status.FINISHED,
+        "money_left": selectors.money_left(night),
         **extra,
     }
     return TemplateResponse(request, TEMPLATE, context)

@@ -91,6 +91,7 @@ def night_page(request, night: Night, **forms) -> TemplateResponse:
         "signup_link": phones.of(reverse("tournament:signup", args=[night.pk])),
         "door_link": phones.of(reverse("tournament:door", args=[night.pk])),
         "publish": selectors.publish_state(night),
+        "money_left": selectors.money_left(night),
     }
     return TemplateResponse(request, "tournament/night_detail.html", context)
 
