@@ -6,8 +6,9 @@
      Tab order (a click, a tap or ↑ ↓ still reaches them), so Tab never wanders down the whole page.
    - ↑ and ↓ in a box go to the same box of the table above or below.
    - Enter saves the table from any of its controls, the "last hand" choice and the ticks included.
-   - After a save the cursor moves on to the next missing table's first box; after a refusal it goes to the box
-     refused (or the choice asked for), with its text selected, so what is typed replaces it.
+   - Enter moves the cursor on to the next missing table's first box at once (the save answered or not); a
+     refusal brings it back to the box refused (or the choice asked for), its text selected, so what is typed
+     replaces it, unless the next slip is already being typed.
    The live poll (live.js) leaves a table the keeper is in alone, and htmx puts the cursor back into a part it
    redraws (every control here has an id), so neither the poll nor this file moves the cursor on its own. */
 (function () {
@@ -15,6 +16,14 @@
 
   var CONTROLS = "a[href], input:not([type=hidden]), select, textarea, button";
   var current = ""; // the id of the table Tab goes through
+  var moved = ""; // the table the cursor went on to when Enter sent a slip, until its answer comes
+
+  // Whether anything is typed in a table's boxes yet.
+  function typed(row) {
+    return Array.prototype.some.call(row.querySelectorAll(".desk-form input[type=text]"), function (box) {
+      return box.value !== box.defaultValue;
+    });
+  }
 
   function rows() {
     return Array.prototype.slice.call(document.querySelectorAll("tr.desk-row"));
@@ -108,6 +117,16 @@
       event.preventDefault();
       if (target.type === "checkbox" && /-sure$/.test(target.name) && !target.checked) target.checked = true;
       form.requestSubmit();
+      // The cursor goes on to the next table at once, not when the save is answered: on a busy laptop the next
+      // slip, typed straight away, went into the table being saved and replaced its score (a volunteer's trial).
+      var row = rowOf(form);
+      var all = rows();
+      var at = all.indexOf(row);
+      var next = firstDue(all.slice(at + 1).concat(all.slice(0, at)).filter(function (other) { return other !== row; }));
+      if (next) {
+        moved = next.id;
+        put(firstBox(next));
+      }
     } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !target.matches("select")) {
       // A list keeps its arrows for its options.
       var all = rows();
@@ -130,13 +149,17 @@
     var row = event.detail.target && document.getElementById(event.detail.target.id);
     if (!row || !row.classList.contains("desk-row")) return;
     var active = document.activeElement;
-    // The keeper went on to another part of the page while this table was being saved: leave the cursor there.
-    if (active && active !== document.body && !row.contains(active)) return;
     var refused = row.querySelector("[aria-invalid=true]") || (row.querySelector(".error") && firstBox(row));
-    if (refused) {
+    // A refusal takes the cursor back to the box refused, unless the keeper has begun the next slip meanwhile
+    // (its table keeps the cursor; the refused table waits, missing, with its message, and comes round again).
+    var ahead = moved && document.getElementById(moved);
+    moved = "";
+    if (refused && (!active || active === document.body || row.contains(active) || (ahead && ahead.contains(active) && !typed(ahead)))) {
       put(refused);
       return;
     }
+    // The keeper went on to another part of the page while this table was being saved: leave the cursor there.
+    if (active && active !== document.body && !row.contains(active)) return;
     var all = rows();
     var at = all.indexOf(row);
     var next = firstDue(all.slice(at + 1).concat(all.slice(0, at)));

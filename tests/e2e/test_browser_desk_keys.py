@@ -319,3 +319,36 @@ def test_a_table_scored_elsewhere_while_the_cursor_waits_in_it_shows_in_and_keep
     game.table_result_submit(round_=round_, table=2, ns_points=2, ew_points=6)
     desk.wait_for_timeout(4_000)  # a poll or more
     assert desk.input_value("#id_t2-ns_points") == "4" and focused(desk) == "t2-ns_points"
+
+
+def test_slips_typed_one_after_another_on_a_slow_laptop_each_reach_their_own_table(live_server, browser):
+    """From a volunteer's trial: on a busy laptop the keeper typed the next slip before the last save was answered,
+    the cursor was still in the table being saved, and the slip replaced that table's score. Each save is held back
+    1.5 s here; four slips typed without waiting for any answer each reach their own table, and none is a
+    correction."""
+    import time
+
+    from scoring.models import Submission, TableResult
+
+    night, round_ = night_started(16)
+    page = desk_by_keys(browser, live_server, night)
+    wait_focus(page, "t1-ns_points")
+
+    def slow(route):
+        time.sleep(1.5)
+        route.continue_()
+
+    page.route("**/desk/", lambda route: slow(route) if route.request.method == "POST" else route.continue_())
+    slips = {1: ("9", "7"), 2: ("5", "3"), 3: ("2", "6"), 4: ("10", "4")}
+    for ns, ew in slips.values():
+        page.keyboard.type(ns)
+        page.keyboard.press("Tab")
+        page.keyboard.type(ew)
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(200)  # the keeper's hand reaching for the next slip, no more
+    page.wait_for_selector("#desk-4.state-in", timeout=POLL)
+    page.wait_for_function("() => document.querySelectorAll('tr.desk-row.state-in').length === 4", timeout=POLL)
+    stored = {r.table: (r.ns_points, r.ew_points) for r in TableResult.objects.filter(round=round_)}
+    assert stored == {table: (int(ns), int(ew)) for table, (ns, ew) in slips.items()}
+    assert Submission.objects.filter(round=round_).exclude(before="").count() == 0  # nothing replaced
+    shot(page, "slow-laptop")
