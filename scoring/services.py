@@ -210,13 +210,17 @@ def _record(game: Game, **values: Any) -> Submission:
     return Submission.objects.create(round_id=game.round_id, table=game.table, number=(last or 0) + 1, **values)
 
 
-def _settle_drafts(game: Game) -> None:
-    """A score entered or confirmed settles whatever the table had typed before."""
-    Submission.objects.filter(
+def _settle_drafts(game: Game, keep: Submission | None = None) -> None:
+    """A score entered or confirmed settles whatever the table had typed before (`keep`: the draft being
+    confirmed, which is the score)."""
+    waiting = Submission.objects.filter(
         round_id=game.round_id,
         table=game.table,
         status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED],
-    ).update(status=Submission.Status.SUPERSEDED)
+    )
+    if keep is not None:
+        waiting = waiting.exclude(pk=keep.pk)
+    waiting.update(status=Submission.Status.SUPERSEDED)
 
 
 def key_used(key: str | None) -> Submission | None:
@@ -291,10 +295,14 @@ def _totals_stored(
     user=None,
     role: str = Submission.Role.ORGANIZER,
     confirmed_by: str = "",
+    draft: Submission | None = None,
 ) -> tuple[TableResult, Submission]:
     """`total_store` for a result row the caller has locked already (None: none yet); the result and the entry.
 
-    At a table of three the totals are `seat_points` (N, E, S), checked against what its hands can make."""
+    At a table of three the totals are `seat_points` (N, E, S), checked against what its hands can make. `draft`:
+    the table's own entry this stores, confirmed by the other side (`confirmed_by`): it is the record, marked
+    confirmed, and no second entry is written (the table's history says the score once, by the side that typed
+    it)."""
     table = game.table
     ns_points, ew_points, seat_points = totals.ns_points, totals.ew_points, totals.seat_points
     last_hand_winner, hands_played, reason = totals.last_hand_winner, totals.hands_played, totals.reason
@@ -350,7 +358,12 @@ def _totals_stored(
     # them here too cost six statements on every score).
     result.full_clean(exclude=["round", "entered_by"], validate_unique=False, validate_constraints=False)
     result.save()
-    _settle_drafts(game)
+    _settle_drafts(game, keep=draft)
+    if draft is not None:
+        draft.status, draft.confirmed_by = Submission.Status.CONFIRMED, confirmed_by
+        draft.reason, draft.before = reason or draft.reason, before or draft.before
+        draft.save(update_fields=["status", "confirmed_by", "reason", "before"])
+        return result, draft
     entry = _record(
         game,
         role=role,
@@ -450,8 +463,7 @@ def _apply_draft(game: Game, draft: Submission, *, confirmed_by: str) -> TableRe
         expected_version=result.version if result else None,
         side=draft.side,
     )
-    stored, _ = _totals_stored(game, result, typed, role=Submission.Role.TABLE, confirmed_by=confirmed_by)
-    Submission.objects.filter(pk=draft.pk).update(status=Submission.Status.CONFIRMED, confirmed_by=confirmed_by)
+    stored, _ = _totals_stored(game, result, typed, role=Submission.Role.TABLE, confirmed_by=confirmed_by, draft=draft)
     return stored
 
 

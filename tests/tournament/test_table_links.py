@@ -48,12 +48,17 @@ def test_a_score_typed_by_one_side_counts_once_the_other_side_confirms(playing):
     assert (result.ns_points, result.ew_points, result.status) == (6, 2, "final")
     draft.refresh_from_db()
     assert draft.status == "confirmed" and draft.confirmed_by
+    # The table's history says the score once, by the side that typed it (a trial found it twice, both "N–S").
+    entries = Submission.objects.filter(round=playing, table=1)
+    assert [(e.side, e.status, e.ns_points, e.ew_points) for e in entries] == [("NS", "confirmed", 6, 2)]
 
 
 def test_the_same_score_from_both_sides_confirms_itself(playing):
     game.table_draft_submit(round_=playing, table=2, code=code_at(playing, 2, "EW"), ns_points=3, ew_points=5)
     game.table_draft_submit(round_=playing, table=2, code=code_at(playing, 2, "NS"), ns_points=3, ew_points=5)
     assert TableResult.objects.get(table=2).ew_points == 5
+    entries = Submission.objects.filter(round=playing, table=2)  # each side's own entry, once
+    assert [(e.side, e.status) for e in entries] == [("EW", "confirmed"), ("NS", "confirmed")]
 
 
 def test_two_different_scores_are_a_dispute_for_the_keeper_never_settled_silently(playing, organizer):

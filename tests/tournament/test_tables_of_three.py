@@ -321,8 +321,7 @@ def test_a_table_of_three_s_phone_entries_survive_a_backup_and_a_restore():
     entries = restored.rounds.get(number=1).submissions.order_by("table", "number")
     assert [(e.table, e.side, e.seat_points, e.status) for e in entries] == [
         (3, "E", {"N": 1, "E": 0, "S": 3}, "draft"),
-        (4, "N", {"N": 2, "E": 5, "S": 4}, "confirmed"),
-        (4, "N", {"N": 2, "E": 5, "S": 4}, "confirmed"),
+        (4, "N", {"N": 2, "E": 5, "S": 4}, "confirmed"),  # once: the score N typed, confirmed by S
     ]
 
 
