@@ -327,7 +327,10 @@ class SubstituteForm(forms.Form):
         # Ids of their own: the night page also holds the late arrival's "name" box, and a label must name its box.
         kwargs.setdefault("auto_id", "id_substitute_%s")
         super().__init__(*args, **kwargs)
-        self.fields["leaving"].choices = [(entry.pk, entry.name) for entry in entries]
+        # Nobody chosen until the organizer picks: a list that started on the first name replaced the wrong player
+        # when the organizer was in a hurry (a volunteer's trial).
+        self.fields["leaving"].choices = [("", "Pick who leaves…")] + [(entry.pk, entry.name) for entry in entries]
+        self.fields["leaving"].error_messages["required"] = "Pick the player who leaves."
 
 
 class WishesForm(forms.Form):

@@ -148,6 +148,10 @@ def test_the_players_panel_replaces_and_shows_a_refusal_beside_the_field(organiz
     assert "gone, replaced by Zoe Quinn" in page and "substitute for Ann Kowalski" in page
     wrong = organizer_client.post(url, {"leaving": 999999, "name": "Yan Ode"})
     assert wrong.status_code == 200 and "Select a valid choice" in wrong.content.decode()
+    # Nobody is chosen until the organizer picks (a list on its first name replaced the wrong player in a hurry).
+    assert '<option value="" selected>Pick who leaves…</option>' in page
+    unpicked = organizer_client.post(url, {"leaving": "", "name": "Yan Ode"}).content.decode()
+    assert "Pick the player who leaves." in unpicked and not Entry.objects.filter(player__name="Yan Ode").exists()
 
 
 def test_substitutes_survive_a_backup_and_a_restore(night):
