@@ -212,8 +212,8 @@ def _advance_if_all_in(round_: Round) -> None:
     finished its game), a night that runs by itself closes the game and moves on."""
     night = round_.night
     to_target = night.points_target is not None and round_.status == Status.PLAYING
-    if not night.auto_advance or not (round_.status == Status.BELL or to_target):
-        return
+    if not night.auto_advance or not (round_.status == Status.BELL or to_target) or round_.is_last(night):
+        return  # the night's last game waits for a person's Close: a last look before its scores and money lock
     tables_in = _finals(round_).values("table")
     if not round_.seatings.exclude(table__in=tables_in).order_by().exists():  # one statement on every score
         close(round_, reason=Cause.ALL_IN if round_.status == Status.BELL else Cause.ALL_DONE)

@@ -124,7 +124,8 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
     shot(desk, "desk-3-game-1-closed")
     axe(desk, "desk-game-closed")
 
-    # Game 2 from paper slips at the desk, after the organizer's bell; the last slip ends the night.
+    # Game 2 from paper slips at the desk, after the organizer's bell; the last slip in, the keeper's Close ends the
+    # night (the last game never closes by itself: a last look first).
     desk.click("text=Open game 2's desk")
     org.wait_for_selector("button:has-text('Ring the bell now')", timeout=POLL)  # the night page moved on by itself
     org.click("button:has-text('Ring the bell now')")
@@ -134,6 +135,9 @@ def test_two_phones_at_one_table_and_the_desk_follow_a_game_without_a_reload(liv
         desk.fill(f"input[name=t{table}-ew_points]", "3")
         desk.press(f"input[name=t{table}-ew_points]", "Enter")
         desk.wait_for_selector(f"#desk-{table} .ok", timeout=POLL)
+    desk.wait_for_selector("#desk-close[data-last]", timeout=POLL)
+    assert org.evaluate("() => document.body.textContent.includes('The night is over')") is False
+    desk.click("#desk-close[data-last]")
     first.wait_for_selector(".table-state.state-closed", timeout=POLL)
     shot(first, "phone-7-night-over")
     axe(first, "table-night-over")

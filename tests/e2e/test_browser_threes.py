@@ -28,7 +28,7 @@ def _slips(desk, game: int, four=("9", "5"), three=("5", "3", "2")) -> None:
     """Every table's slip at the desk: the table of four 9-5, each table of three 5, 3 and 2 (or as given). The
     night runs by itself, so the game closes once every table is in (the head table's slip rang the bell, or on a
     night of games to a points target every table finished its game): the desk then says so, and offers the next
-    game's desk (or says the night is over)."""
+    game's desk. The night's last game waits for the keeper's "Close game N and finish the night"."""
     desk.wait_for_selector("text=Three-handed:")
     for table in range(1, 5):
         row = desk.locator(f"#desk-{table}")
@@ -40,6 +40,10 @@ def _slips(desk, game: int, four=("9", "5"), three=("5", "3", "2")) -> None:
                 desk.fill(f"input[name=t{table}-{seat}_points]", points)
         row.locator("button").click()
         desk.wait_for_selector(f"#desk-{table}.state-in")
+    # Every table in: a game closes by itself, the night's last waits for the keeper's Close (a last look).
+    desk.wait_for_selector(f"#desk-close[data-last], #desk-note:has-text('Game {game} is closed')", timeout=15_000)
+    if desk.locator("#desk-close[data-last]").count():
+        desk.click("#desk-close[data-last]")
     desk.wait_for_selector(f"text=Game {game} is closed.", timeout=15_000)  # the desk's bar, by its poll
     shot(desk, f"desk-game-{game}-in")
 

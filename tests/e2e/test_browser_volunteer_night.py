@@ -241,6 +241,10 @@ def test_a_charity_night_as_a_volunteer_runs_it(live_server, browser, django_use
     org.wait_for_selector("text=the bell has rung", timeout=POLL)
     desk.goto(f"{base}/nights/{night.pk}/desk/")
     slips_by_keyboard(desk, sorted(set(third.seatings.values_list("table", flat=True))))
+    # Every slip in: the last game waits for a last look (the desk's cursor on its bar), then the keeper's Close.
+    desk.wait_for_selector("#desk-close[data-last]", timeout=POLL)
+    assert night_now().status == Night.Status.PLAYING
+    desk.click("#desk-close[data-last]")
     org.goto(f"{base}/nights/{night.pk}/")
     org.wait_for_selector("text=The night is over", timeout=POLL)
     assert night_now().status == Night.Status.FINISHED and night_now().rounds.count() == 3

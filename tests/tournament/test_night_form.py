@@ -99,6 +99,9 @@ def test_a_fundraiser_from_the_short_form_pays_its_prizes_from_the_cash_box(orga
     game.table_finish(round_=round_, table=1)
     game.table_result_submit(round_=round_, table=2, ns_points=5, ew_points=2)
     night.refresh_from_db()
+    assert night.status == "playing"  # every table in: the last game waits for the organizer's Close
+    game.round_close(round_=round_)
+    night.refresh_from_db()
     assert night.status == "finished"
 
     close = night_close(night)

@@ -28,8 +28,12 @@ def running_night(games: int = 5, **settings) -> tuple[Night, Round]:
 
 
 def finish_game(round_: Round) -> Round | None:
-    """Every table's score in: the night (running by itself) closes the game and moves on."""
+    """Every table's score in: the night (running by itself) closes the game and moves on; the night's last game
+    waits for the organizer's Close (a last look), given here."""
     play_round(round_, SCORES)
+    played = Round.objects.get(pk=round_.pk)
+    if played.status != Round.Status.CLOSED and played.is_last(played.night):
+        game.round_close(round_=played)
     return Round.objects.filter(night=round_.night, number=round_.number + 1).first()
 
 
@@ -47,6 +51,9 @@ def test_the_last_game_said_during_game_3_ends_the_night_when_game_3_closes():
     room = selectors.room(fresh(night))
     assert "last game" in room.headline
     play_round(Round.objects.get(pk=third.pk), {1: (10, 8)})
+    # Every table in: the last game waits for a last look and the organizer's Close, never closing by itself.
+    assert (fresh(night).status, Round.objects.get(pk=third.pk).status) == (Night.Status.PLAYING, Round.Status.BELL)
+    game.round_close(round_=Round.objects.get(pk=third.pk))
     night = fresh(night)
     assert night.status == Night.Status.FINISHED
     assert night.rounds.count() == 3  # no game 4 was seated
