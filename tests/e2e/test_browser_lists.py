@@ -42,6 +42,22 @@ def test_each_player_shows_one_number_and_the_file_button_sits_with_its_label(
 
     item = page.locator("#entries li", has_text=entries[1].player.name)
     assert item.evaluate(MARKER) == "none"
+    if size["width"] == 1280:
+        # The public-lists button says where the player stands, and asks before leaving them off (a trial's
+        # volunteer read "Public" as "make public" and hid a player with one tap).
+        toggle = item.locator("form[action$='/unlisted/'] button")
+        assert toggle.inner_text() == "✓ On public lists"
+        page.once("dialog", lambda dialog: dialog.dismiss())
+        toggle.click()
+        page.wait_for_timeout(300)
+        entries[1].player.refresh_from_db()
+        assert not entries[1].player.unlisted
+        page.once("dialog", lambda dialog: dialog.accept())
+        toggle.click()
+        page.wait_for_selector("#entries li form[action$='/unlisted/'] button:has-text('Not on public lists')")
+        entries[1].player.refresh_from_db()
+        assert entries[1].player.unlisted
+        item = page.locator("#entries li", has_text=entries[1].player.name)
     assert item.locator(".name").inner_text().strip() == f"{entries[1].player.name} No. {entries[1].card}"
 
     label = page.locator("label[for=import-file]").bounding_box()
