@@ -112,7 +112,11 @@ def seed_for(pool: list[int], winner: int) -> str:
 @pytest.mark.parametrize(
     ("field", "value", "words"),
     [
-        ("payouts", "high 90%, low 90%", "The shares of the pot add up to more than 100%."),
+        (
+            "payouts",
+            "high 90%, low 90%",
+            "The shares of the pot add up to more than 100%: they come to 180%, 80% too many.",
+        ),
         ("payouts", "high NaN", "“payouts”: “high”: “NaN” is not a number: type an amount like 20 or 20.50."),
         ("payouts", "high 40%, champion 10%", "“payouts” pays “champion”, which is not one of the night's prizes"),
         ("payouts", "high:nobody 10%", "“payouts” pays “high:nobody”, which is not one of the night's prizes"),

@@ -121,7 +121,7 @@ def test_a_fundraiser_from_the_short_form_pays_its_prizes_from_the_cash_box(orga
     ("prizes", "refusal"),
     [
         ("high 50%, best 30%", "Unknown prize &#x27;best&#x27;"),  # money for a prize there is none of
-        ("high 60%, low 50%", "The shares of the pot add up to more than 100%."),
+        ("high 60%, low 50%", "The shares of the pot add up to more than 100%: they come to 110%, 10% too many."),
         ("high 50%, high $10", "“high” is named twice: name each prize once, with its money."),
         ("high $2O", "Type an amount like 20 or 20.50."),
         ("$20", "Name the prize its money is for, like “high $20”, not “$20” alone."),

@@ -408,8 +408,12 @@ def _parts(text: str) -> list[str]:
 
 
 def _shares_fit(payouts: Iterable[Payout]) -> None:
-    if sum(payout.percent or 0 for payout in payouts) > 100:
-        raise MoneyError("The shares of the pot add up to more than 100%.")
+    """The prizes' shares of the pot: at most the whole pot; refused saying how much they come to, and by how much
+    to cut them."""
+    if (total := sum(payout.percent or 0 for payout in payouts)) > 100:
+        raise MoneyError(
+            f"The shares of the pot add up to more than 100%: they come to {total}%, {total - 100}% too many."
+        )
 
 
 def parse_payouts(text: str, currency: str = "") -> dict[str, Payout]:
