@@ -933,8 +933,8 @@ def hand_undo(
     done, whatever has happened at the table since.
     """
     round_ = _lock(round_)
-    if _action_done(round_, table, key, "undo"):
-        return TableResult.objects.filter(round=round_, table=table).first()
+    if (done_at := _action_done(round_, table, key, "undo", drawn_for)) is not None:
+        return TableResult.objects.filter(round_id=done_at, table=table).first()
     round_ = _open_for_hands(round_, drawn_for=drawn_for)
     game = _table(round_, table)
     locked = record.table_hands_locked(game)
@@ -966,19 +966,29 @@ def hand_undo(
     return result
 
 
-def _action_done(round_: Round, table: int, key: str, kind: str) -> bool:
-    """Whether an Undo or a Game over (`kind`) with this one-time key was already done here. A key used at another
-    table or game is refused; so is a key of the page's other button (an Undo from a page whose Game over was sent),
-    in words, rather than answered as if it were done."""
+def _action_done(round_: Round, table: int, key: str, kind: str, drawn_for: int | None = None) -> int | None:
+    """The game (its round's id) at which an Undo or a Game over (`kind`) with this one-time key was already done at
+    this table, or None. A tap sent again after its game moved on (`drawn_for`: the game its page was drawn for, a
+    lost answer retried) is that game's, done. A key used at another table or game is refused; so is a key of the
+    page's other button (an Undo from a page whose Game over was sent), in words, rather than answered as if done."""
     earlier = record.action_key_used(key)
-    if earlier is not None and (earlier.round_id, earlier.table) != (round_.pk, table):
+    if earlier is None:
+        return None
+    here = (earlier.round_id, earlier.table) == (round_.pk, table)
+    sent_again = (
+        not here
+        and earlier.table == table
+        and drawn_for is not None
+        and Round.objects.filter(pk=earlier.round_id, night_id=round_.night_id, number=drawn_for).exists()
+    )
+    if not (here or sent_again):
         raise ValidationError({"__all__": "This was already sent for another table or game: nothing was done."})
     if earlier is not None and earlier.kind != kind:
         done = "“Game over”" if earlier.kind == "finish" else "an Undo"
         raise ValidationError(
             {"__all__": f"This page sent {done} already: reload it to see the table as it is now. Nothing was done."}
         )
-    return earlier is not None
+    return earlier.round_id
 
 
 @_counting_misses
@@ -1000,7 +1010,8 @@ def table_finish(
     `seen_score`: the hands and score the form was confirmed at (refused when the table's hands changed since).
     """
     round_ = _lock(round_)
-    if _action_done(round_, table, key, "finish") and (done := TableResult.objects.filter(round=round_, table=table)):
+    done_at = _action_done(round_, table, key, "finish", drawn_for)
+    if done_at is not None and (done := TableResult.objects.filter(round_id=done_at, table=table)):
         return done.get()
     round_ = _open_for_hands(round_, drawn_for=drawn_for)
     if codes is not None and round_.night.confirm_results:

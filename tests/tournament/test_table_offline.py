@@ -281,3 +281,24 @@ def test_after_an_already_entered_refusal_the_next_hand_starts_from_who_called(c
     assert "Who called trump?" in refusal(polled) and 'name="tricks"' not in polled.content.decode()
     chosen = client.get(hands_url, {"game": "1", "hand": "2", "maker": "W"}, **HTMX)
     assert "called (W)" in refusal(chosen)  # chosen for the hand being entered: kept
+
+
+def test_a_game_over_sent_again_after_its_game_moved_on_is_the_one_already_done(client):
+    """From a run of the lossy-relay night: a phone's Game over closed game 1 (every table in), its answer was lost,
+    and the phone sent it again from its queue once game 2 was under way. It is game 1's Game over, done: answered
+    as saved, never "already sent for another table or game", and game 2 is untouched."""
+    night = night_services.night_create(name="Lossy relay", games=3, hands_per_game=1, auto_advance=True)
+    register(night, 8)
+    first = game.round_start(round_=night_services.night_draw(night=night, seed=2))
+    night_services.table_links_ensure(night=night)
+    for table in (2, 1):
+        client.post(url(first, "link_hand_add", table), {"maker": "N", "tricks": "3", "game": "1", "hand": "1"}, **HTMX)
+    codes = {table: {"ns_code": code_at(first, table, "N"), "ew_code": code_at(first, table, "E")} for table in (1, 2)}
+    client.post(url(first, "link_finish", 2), {"game": "1", "key": "a" * 32, **codes[2]}, **HTMX)
+    over = {"game": "1", "key": KEY, **codes[1]}
+    client.post(url(first, "link_finish", 1), over, **HTMX)  # every table in: game 1 closes, game 2 is seated
+    assert night.rounds.filter(number=2).exists()
+    again = client.post(url(first, "link_finish", 1), over, **HTMX)  # the lost answer's tap, sent again
+    assert again[SAVED] == "1" and "another table or game" not in refusal(again)
+    second = night.rounds.get(number=2)
+    assert not TableResult.objects.filter(round=second).exists()
