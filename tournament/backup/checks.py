@@ -925,7 +925,7 @@ def _check_payments(rows: Any, players: Mapping[str, str], night: Night, data: d
     a comp let in free that owed nothing more (`payment_take` refuses both)."""
     if not isinstance(rows, list):
         raise fail("This backup", f"“payments” should be a list, not {_shown(rows)}.")
-    held: dict[tuple[str, str], int] = {}
+    held: dict[tuple[str | None, str, str], int] = {}  # (player, or None and the name taken off, method) -> net
     seats = _Seats(night, data, players)
     for number, item in enumerate(rows, start=1):
         where = f"Payment {number}"
@@ -946,7 +946,7 @@ def _check_payments(rows: Any, players: Mapping[str, str], night: Night, data: d
         if payment.cents == 0 or (payment.cents < 0 and not payment.reason.strip()):
             raise fail(where, "a line moves money (not 0), and a refund says why (“reason”).")
         who = _of(players[player]) if player is not None else f"{_shown(payment.name)} (taken off the night)"
-        place = (player if player is not None else f"taken off: {payment.name}", payment.method)
+        place = (player, payment.name if player is None else "", payment.method)
         if payment.method == "comp" and payment.cents < 0 and held.get(place, 0) != -payment.cents:
             raise fail(
                 where, f"it takes back part of {who}'s comp: a comp goes back whole, as the Money page takes it."
@@ -959,10 +959,10 @@ def _check_payments(rows: Any, players: Mapping[str, str], night: Night, data: d
         if payment.cents > 0:
             _check_taken(where, payment, seats.seat(player), seats, night.currency)
         seats.add(player, payment)
-    if kept := sorted({place for (place, _), cents in held.items() if cents and place.startswith("taken off: ")}):
+    if kept := sorted({name for (owner, name, _), cents in held.items() if cents and owner is None}):
         raise fail(
             "This backup's payments",
-            f"money is still held for {_shown(kept[0][len('taken off: ') :])}, taken off the night: a player leaves "
+            f"money is still held for {_shown(kept[0])}, taken off the night: a player leaves "
             "the night once their money is given back.",
         )
 
