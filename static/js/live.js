@@ -99,8 +99,21 @@
     if (busy(target)) {
       event.detail.shouldSwap = false;
       heldBack = true;
+    } else if (refusedAsBefore(target, event.detail.fragment)) {
+      // Kept, but not asked for again: the row comes back on a later poll only once its table's state changes.
+      event.detail.shouldSwap = false;
     }
   });
+
+  // A keeper's desk row showing a refusal of what the keeper typed keeps it (the message and the boxes as typed)
+  // while its table stands as it did: the poll's twin is the empty form, and a redraw took a box the keeper had
+  // just typed again to the same value (not "typed" by `typedIn`) with it, so the next save was refused for a box
+  // left empty. Once the table's state changes (its phone sent the score), the new row replaces it.
+  function refusedAsBefore(target, fragment) {
+    if (!target.matches || !target.matches("tr.desk-row") || !target.querySelector(".desk-form .error")) return false;
+    var twin = fragment && (fragment.matches && fragment.matches("tr") ? fragment : fragment.querySelector && fragment.querySelector("tr"));
+    return Boolean(twin && twin.className === target.className);
+  }
 
   document.addEventListener("htmx:oobAfterSwap", function () {
     if (!refocus) return;

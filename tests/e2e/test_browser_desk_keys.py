@@ -352,3 +352,30 @@ def test_slips_typed_one_after_another_on_a_slow_laptop_each_reach_their_own_tab
     assert stored == {table: (int(ns), int(ew)) for table, (ns, ew) in slips.items()}
     assert Submission.objects.filter(round=round_).exclude(before="").count() == 0  # nothing replaced
     shot(page, "slow-laptop")
+
+
+def test_a_refused_slip_keeps_its_message_and_what_was_typed_while_the_desk_is_redrawn(live_server, browser):
+    """A test run found it: a slip refused for one box came back with its message and the boxes as typed, and the
+    desk's next poll (after the bell, every row is redrawn) put the empty form in its place; a box typed again to the
+    value it held went with it, and the next save was refused for that box left empty. The refused row stays as it
+    is while its table stands as it did; once its phone sends the score, the row shows it."""
+    from tournament import game
+
+    night, round_ = night_started(8)
+    desk = desk_by_keys(browser, live_server, night)
+    wait_focus(desk, "t1-ns_points")
+    desk.fill("#id_t2-ns_points", "5")
+    desk.fill("#id_t2-ew_points", "lots")
+    desk.locator("#desk-2-save").click()
+    desk.wait_for_selector("#desk-2 .error")
+    game.round_ring_bell(round_=round_)  # every row of the desk redrawn by its next poll
+    game.table_result_submit(round_=round_, table=1, ns_points=7, ew_points=1)
+    desk.wait_for_selector("#desk-1.state-in", timeout=POLL)
+    desk.wait_for_timeout(4_000)  # a poll or more
+    row = desk.locator("#desk-2")
+    assert "Enter a whole number of points." in row.inner_text()
+    assert (desk.input_value("#id_t2-ns_points"), desk.input_value("#id_t2-ew_points")) == ("5", "lots")
+    shot(desk, "refusal-kept")
+    game.table_result_submit(round_=round_, table=2, ns_points=2, ew_points=6)  # its phone sends the score
+    desk.wait_for_selector("#desk-2.state-in", timeout=POLL)
+    assert "2–6 in" in row.inner_text() and row.locator(".error").count() == 0
