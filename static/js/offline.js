@@ -568,11 +568,20 @@
     return true;
   }
 
+  // The lock goes with the tab that held it: a tab closed while sending left it for 20 s, and the table's phone,
+  // opened again, waited that long before sending what it kept (a test run through a lossy relay).
   function release() {
     try {
-      localStorage.removeItem(LOCK);
+      var held = JSON.parse(localStorage.getItem(LOCK) || "null");
+      if (!held || held.by === me) localStorage.removeItem(LOCK);
     } catch (e) {}
   }
+  window.addEventListener("pagehide", release);
+
+  // An answer that never comes (the Wi-Fi gone without a word, a connection left hanging) does not hold the queue:
+  // the send is given up after SEND_TIMEOUT ms and tried again on the next round, its key making a second arrival
+  // the same action.
+  var SEND_TIMEOUT = 15000;
 
   function reasons(text, status) {
     var page = new DOMParser().parseFromString(text || "", "text/html");
@@ -594,13 +603,17 @@
     var body = new FormData();
     item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     body.append("csrfmiddlewaretoken", csrf());
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort ? window.setTimeout(function () { abort.abort(); }, SEND_TIMEOUT) : null;
     fetch(item.url, {
       method: "POST",
       body: body,
       credentials: "same-origin",
       headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
+      signal: abort ? abort.signal : undefined,
     }).then(function (response) {
       return response.text().then(function (text) {
+        window.clearTimeout(timer);
         sending = null;
         if (response.status === 200 && response.headers.get("X-Saved")) sent(item, text);
         else if (response.status === 200 || response.status === 403 || response.status === 404) {
@@ -614,7 +627,8 @@
         flush();
       });
     }).catch(function () {
-      sending = null; // still no connection: the next round tries again
+      window.clearTimeout(timer);
+      sending = null; // still no connection, or no answer in time: the next round tries again
       release();
       draw();
     });

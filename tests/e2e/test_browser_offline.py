@@ -302,3 +302,52 @@ def test_slips_typed_at_the_desk_with_no_wifi_are_kept_and_sent_in_order_when_it
     assert (result.ns_points, result.ew_points) == (6, 2)
     assert not TableResult.objects.filter(round=first_game, table=2).exists()
     assert tablet.evaluate("localStorage.length") == 0  # nothing left waiting
+
+
+def test_a_kept_hand_is_sent_by_the_tab_opened_again_and_after_a_send_that_never_answers(venue_server, browser):
+    """From a test run through a lossy relay: a table's phone closed while it was sending a kept hand left its
+    "I am sending" mark on the phone, and the tab opened again waited 20 s before sending anything; and a send
+    whose answer never comes held the phone's queue for good. The mark goes with the tab, and a send with no answer
+    is given up and tried again (its key makes a second arrival the same hand): each hand is stored once."""
+    from scoring.models import TableLink
+    from tests.conftest import NAMES
+    from tournament import game, services
+
+    night = services.night_create(name="Hanging night", games=2, auto_advance=False)
+    services.players_register(night=night, names=NAMES[:8])
+    first_game = game.round_start(round_=services.night_draw(night=night, seed=3))
+    services.table_links_ensure(night=night)
+    url = f"{venue_server}/t/{TableLink.objects.get(night=night, table=2, active=True).token}/hands/"
+    context = browser.new_context(viewport=PHONE)
+    held = []  # the sends the laptop never answers
+
+    def hang_first(route):
+        if route.request.method == "POST" and not held:
+            held.append(route)  # neither answered nor refused: the connection just hangs
+        else:
+            route.continue_()
+
+    phone = context.new_page()
+    phone.goto(url)
+    context.set_offline(True)
+    tap_offline(phone, 0, 3, 1)
+    context.route("**/t/**", hang_first)
+    context.set_offline(False)
+    phone.wait_for_function("() => Object.keys(localStorage).some((k) => k.startsWith('offline-sending:'))")
+    assert held and stored(first_game, 2) == []
+    phone.close()  # the tab closed while its send hangs; opened again, it sends the hand it kept
+    again = context.new_page()
+    again.goto(url)
+    again.wait_for_selector("#offline-note", state="hidden", timeout=POLL)  # nothing waiting on the phone
+    assert stored(first_game, 2) == [(1, "N", "N", 3)]
+
+    again.wait_for_selector("#hand-panel:has-text('Undo hand 1')")  # the panel drawn again from the laptop
+    again.wait_for_load_state("networkidle")
+    held.clear()  # the next send hangs too; given up, it goes again on its own
+    context.set_offline(True)
+    tap_offline(again, 1, 5, 1)
+    context.set_offline(False)
+    again.wait_for_selector("#offline-note", state="hidden", timeout=30_000)
+    assert held and stored(first_game, 2) == [(1, "N", "N", 3), (2, "E", "E", 5)]
+    assert again.locator("#offline-refused, #offline-note:visible").count() == 0
+    context.close()

@@ -171,6 +171,22 @@ def kill(server) -> None:
     gone(server.pid)
 
 
+def relay_phones(tables: dict) -> str:
+    """Each phone's panel and what it keeps unsent, in words."""
+    said = []
+    for number, table in tables.items():
+        for side, phone in table.phone.items():
+            try:
+                panel = phone.locator("#hand-panel").inner_text(timeout=2_000)
+                kept = phone.evaluate(
+                    "() => Object.keys(localStorage).map((k) => k + '=' + localStorage.getItem(k).slice(0, 300))"
+                )
+            except PlaywrightError as error:
+                panel, kept = f"(unreadable: {error})", []
+            said.append(f"table {number} phone {side}: {' '.join(panel.split())[:400]} | kept: {kept}")
+    return "\n".join(said)
+
+
 def machine_address() -> str:
     from tournament.addresses import lan_addresses
 
@@ -324,8 +340,11 @@ def test_four_phones_at_two_tables_lose_nothing_to_a_cut_wifi_a_restarted_laptop
             servers["laptop"] = start_server(laptop, laptop_port, host="0.0.0.0")
 
         outage = True
-        for step in steps:
-            step()
+        for number, step in enumerate(steps):
+            try:
+                step()
+            except PlaywrightError as error:  # what each relay phone showed, for a run that cannot be watched
+                raise AssertionError(f"relay step {number}: {error}\n{relay_phones(relay_night)}") from error
             if outage and time.monotonic() - began >= OUTAGE:
                 back()  # the relay night goes on through the relay after the outage
                 outage = False
