@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from pathlib import Path
@@ -369,6 +370,9 @@ def ensure_node_modules() -> bool:
     return True
 
 
+# The app's own code (beside the tests, which pytest compiles itself).
+APP_PACKAGES = ("config", "tournament", "scoring")
+
 # Which tests each pass runs (the markers are set in tests/conftest.py; the README's "The tests" says why).
 FIRST_PASS = "not postgres"
 SECOND_PASS = "not e2e and not once"
@@ -390,6 +394,46 @@ def pytest_command(marks: str, pytest_args: list[str]) -> list[str]:
     return [str(PY), "-m", "pytest", "-q", *spread, "-m", marks, *pytest_args]
 
 
+def _compile_ahead(env: dict[str, str]) -> subprocess.Popen:
+    """In a process beside the style checks (`compile_ahead`), so that the test processes find it done: the app
+    compiled, the test modules collected (pytest keeps each with its asserts rewritten), and the database the tests'
+    own servers start from migrated once (HEADTABLE_TEST_MIGRATED, tests/processes.py), not once a test process."""
+    return subprocess.Popen([str(PY), str(ROOT / "headtable.py"), "_compile"], cwd=ROOT, env=env)
+
+
+def compile_ahead() -> int:
+    import compileall
+
+    for package in APP_PACKAGES:
+        compileall.compile_dir(ROOT / package, quiet=1)
+    quiet = {"cwd": ROOT, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    collect = subprocess.Popen([sys.executable, "-m", "pytest", "--collect-only", "-q"], **quiet)
+    migrated = Path(os.environ["HEADTABLE_TEST_MIGRATED"])
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{migrated}", "HEADTABLE_VAR_DIR": str(migrated.parent)}
+    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], env=env, **quiet)
+    if migrate.returncode:  # each test process migrates its own then, as without this
+        migrated.unlink(missing_ok=True)
+    return collect.wait()
+
+
+def _checks(env: dict[str, str]) -> bool:
+    """Style, the layers and the one way imports go (pyproject.toml's contracts), then the type hints of the core."""
+    for step in (["ruff", "check", "."], ["ruff", "format", "--check", "."]):
+        say(" ".join(step))
+        if subprocess.run([str(PY), "-m", *step], cwd=ROOT, env=env).returncode:
+            say("style check failed: run `.venv/bin/ruff format .` and `.venv/bin/ruff check --fix .`")
+            return False
+    for label, step, failure in (
+        ("lint-imports", [str(BIN / "lint-imports")], "an import breaks the layers: see the broken contract above"),
+        ("mypy", [str(PY), "-m", "mypy"], "the type checks failed: see the errors above"),
+    ):
+        say(label)
+        if subprocess.run(step, cwd=ROOT, env=env).returncode:
+            say(failure)
+            return False
+    return True
+
+
 def test(pytest_args: list[str]) -> int:
     """Style, then the suite twice: on the embedded default, and on PostgreSQL with Redis and a real worker.
 
@@ -402,20 +446,22 @@ def test(pytest_args: list[str]) -> int:
     for name in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL"):
         env.pop(name, None)
     env.setdefault("HYPOTHESIS_PROFILE", "quick" if quick else "thorough")
-    for step in (["ruff", "check", "."], ["ruff", "format", "--check", "."]):
-        say(" ".join(step))
-        if subprocess.run([str(PY), "-m", *step], cwd=ROOT, env=env).returncode:
-            say("style check failed: run `.venv/bin/ruff format .` and `.venv/bin/ruff check --fix .`")
-            return 1
-    # The layers and the one way imports go (pyproject.toml's contracts), then the type hints of the core.
-    for label, step, failure in (
-        ("lint-imports", [str(BIN / "lint-imports")], "an import breaks the layers: see the broken contract above"),
-        ("mypy", [str(PY), "-m", "mypy"], "the type checks failed: see the errors above"),
-    ):
-        say(label)
-        if subprocess.run(step, cwd=ROOT, env=env).returncode:
-            say(failure)
-            return 1
+    # Compiled once, read by every process after: a machine that says not to write .pyc files had each test process
+    # (and each server, worker and command a test starts) compile the app, and pytest rewrite every test module, again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryDirectory(prefix="headtable-test-") as scratch:
+        env["HEADTABLE_TEST_MIGRATED"] = str(Path(scratch) / "migrated.sqlite3")
+        compiled = _compile_ahead(env)
+        try:
+            if not _checks(env):
+                return 1
+        finally:
+            compiled.wait()
+        return _passes(env, quick, pytest_args)
+
+
+def _passes(env: dict[str, str], quick: bool, pytest_args: list[str]) -> int:
+    """The quick loop, or the two passes."""
     if quick:
         say(f"the quick loop: the first pass's pure and database tests ({test_workers()} processes)")
         return subprocess.run(pytest_command(QUICK, pytest_args), cwd=ROOT, env=env).returncode
@@ -465,6 +511,8 @@ def main(argv: list[str]) -> int:
         return run()
     if command == "test":
         return test(argv[1:])
+    if command == "_compile":  # the test command's `_compile_ahead`, not a command for people
+        return compile_ahead()
     if command == "_watch":  # the run command's watchdog (`_watchdog`), not a command for people
         return watch(float(argv[1]))
     print(__doc__)

@@ -80,7 +80,13 @@ def _psql(command: str) -> None:
 def _migrated() -> str:
     """A database migrated from nothing by `manage.py migrate`, once per test process: a SQLite file's path (in a
     folder removed when the process ends), or (hosted) the name of a PostgreSQL database that `isolated_env` copies
-    with CREATE DATABASE … TEMPLATE (nothing connects to it after its migrate, as a template must be)."""
+    with CREATE DATABASE … TEMPLATE (nothing connects to it after its migrate, as a template must be).
+
+    At the venue, the test command migrates one before the tests start (HEADTABLE_TEST_MIGRATED): every test process
+    copies that one."""
+    shared = os.environ.get("HEADTABLE_TEST_MIGRATED")
+    if not HOSTED and shared and Path(shared).is_file():
+        return shared
     folder = Path(tempfile.mkdtemp(prefix="headtable-migrated-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     if HOSTED:
