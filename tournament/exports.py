@@ -192,7 +192,8 @@ def _amount(cents: int) -> Decimal:
 
 
 def money_csv(night: Night) -> str:
-    """Every line of the night's cash record, then the totals: the reconciliation as a spreadsheet."""
+    """Every line of the night's cash record, then each line of its side pots, then the totals: the reconciliation
+    as a spreadsheet."""
     door = door_money(night)
     out = io.StringIO()
     writer = SafeWriter(out)  # a reason typed as "=…" is text in the spreadsheet, never a formula
@@ -212,6 +213,23 @@ def money_csv(night: Night) -> str:
                 line.by,
             ]
         )
+    pots = list(night.pot_lines.select_related("by"))
+    if pots:  # the side pots' record, line by line: who won the 50/50 is in the spreadsheet, not only its total
+        writer.writerow([])
+        writer.writerow(
+            [f"when ({timezone.get_current_timezone_name()})", "side pot", "line", "amount", "who or why", "by"]
+        )
+        for pot in pots:
+            writer.writerow(
+                [
+                    timezone.localtime(pot.at).strftime("%Y-%m-%d %H:%M:%S"),
+                    pot.pot,
+                    pot.get_kind_display(),
+                    _amount(pot.cents),
+                    pot.reason,
+                    pot.by.username if pot.by else "",
+                ]
+            )
     writer.writerow([])
     for figure in night_close(night).figures:  # the reconciliation, figure for figure as printed
         writer.writerow(["total", f"{figure.section}: {figure.label}", "", _amount(figure.cents), "", ""])

@@ -52,6 +52,32 @@ def test_a_line_the_pot_cannot_take_is_refused_beside_the_field_and_nothing_is_s
     assert "$170.00" in page and "half: $85.00" in page
 
 
+def test_the_money_spreadsheet_names_who_won_each_side_pot_line_by_line(organizer_client, night):
+    """The treasurer's spreadsheet had each pot's totals only: who took the 50/50 is a line of its own, with the time
+    and who wrote it, and a reason typed as a formula stays text."""
+    import csv
+    import io
+
+    add = reverse("tournament:pot_add", args=[night.pk])
+    organizer_client.post(add, {"pot": "50/50", "kind": "in", "cents": "170"})
+    organizer_client.post(add, {"pot": "50/50", "kind": "paid", "cents": "85", "reason": "Ann Kowalski, ticket 41"})
+    organizer_client.post(add, {"pot": "Bump cup", "kind": "in", "cents": "12"})
+    organizer_client.post(add, {"pot": "Bump cup", "kind": "paid", "cents": "12", "reason": "=table 3"})
+    text = organizer_client.get(reverse("tournament:money_csv", args=[night.pk])).content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    start = next(i for i, row in enumerate(rows) if row[1:2] == ["side pot"])
+    lines = rows[start + 1 : start + 5]
+    assert [row[1:6] for row in lines] == [
+        ["50/50", "money in", "170.00", "", "organizer"],
+        ["50/50", "paid to a winner", "85.00", "Ann Kowalski, ticket 41", "organizer"],
+        ["Bump cup", "money in", "12.00", "", "organizer"],
+        ["Bump cup", "paid to a winner", "12.00", "'=table 3", "organizer"],
+    ]
+    assert rows[start + 5] == [] and rows[start + 6][0] == "total"
+    totals = {row[1]: row[3] for row in rows if row and row[0] == "total"}
+    assert totals["Side pots: 50/50: paid out"] == "85.00" and totals["Side pots: 50/50: in"] == "170.00"
+
+
 def test_a_carried_jackpot_is_taken_in_by_the_next_night_of_the_season_once(organizer_client, organizer):
     season = seasons.season_create(name="Winter league")
     first = services.night_create(name="November night", date=dt.date(2026, 11, 3))
