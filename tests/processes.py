@@ -7,10 +7,12 @@ fresh PostgreSQL database on the same server and the Redis broker (hosted).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import os
 import secrets
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -134,6 +136,24 @@ def start_server(env: dict[str, str], port: int, host: str = "127.0.0.1") -> sub
         except OSError:
             time.sleep(0.2)
     raise RuntimeError("the server did not start")
+
+
+def stop_server(server: subprocess.Popen, grace: float = 20) -> None:
+    """Stop a server `start_server` started, every process of its group: asked to stop (SIGTERM), and killed if any
+    of it is still there after `grace` seconds. Seen once in CI: granian's main process, told to stop, waited for
+    ever for a worker that never stopped, and the whole run with it."""
+    os.killpg(server.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(timeout=grace)
+    for _ in range(50):  # its workers stop a moment after it
+        try:
+            os.killpg(server.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGKILL)
+    server.wait()
 
 
 def answers(url: str) -> int:

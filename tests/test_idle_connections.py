@@ -7,8 +7,6 @@ half-sent ones are closed by the server's header timeout (5 s). Figures for 2,00
 
 from __future__ import annotations
 
-import os
-import signal
 import socket
 import time
 import urllib.request
@@ -16,7 +14,7 @@ import urllib.request
 import pytest
 
 from headtable import more_open_files
-from tests.processes import answers, django_shell, free_port, isolated_env, start_server
+from tests.processes import answers, django_shell, free_port, isolated_env, start_server, stop_server
 from tests.test_run_command import SETUP
 
 # The venue's own set-up (the run command, its server, SQLite on disk), which no second pass changes: the first pass
@@ -65,5 +63,4 @@ def test_idle_and_half_sent_connections_do_not_starve_a_phone(tmp_path):
     finally:
         for sock in held:
             sock.close()
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
+        stop_server(server)

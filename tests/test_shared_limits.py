@@ -11,9 +11,7 @@ memory: 30 sign-ups from one address stored 24.
 from __future__ import annotations
 
 import http.client
-import os
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -23,7 +21,7 @@ import urllib.parse
 import pytest
 
 from headtable import server_command
-from tests.processes import ROOT, answers, django_shell, free_port, isolated_env
+from tests.processes import ROOT, answers, django_shell, free_port, isolated_env, stop_server
 from tournament.views.signups import SIGNUPS_PER_MINUTE, WALK_INS_PER_MINUTE
 from tournament.views.table import REQUESTS_PER_MINUTE
 
@@ -147,5 +145,4 @@ def test_sign_ups_walk_ins_table_links_and_logins_are_limited_across_the_servers
         assert set(guesses) <= {200, 429}  # the form again, or locked out
         assert log_in("the-right-password-here") == 429  # the name is locked out from this address, in every process
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
+        stop_server(server)

@@ -17,7 +17,7 @@ import urllib.request
 
 import pytest
 
-from tests.processes import HOSTED, django_shell, isolated_env
+from tests.processes import HOSTED, django_shell, isolated_env, stop_server
 from tests.tournament.test_faults import SETUP, free_port, start
 
 pytestmark = pytest.mark.postgres
@@ -105,8 +105,7 @@ def test_a_database_outage_fails_clearly_and_recovers(tmp_path):
         status, page = fetch(opener, f"{base}/t/{token}/score/", form)  # the phone sends it again
         assert status == 200 and "Saved." in page
     finally:
-        server.terminate()
-        server.wait()
+        stop_server(server)
         relay.stop()
     env["DATABASE_URL"] = env["DATABASE_URL"].replace(f":{relay.port}/", ":5432/")
     count = django_shell(env, "from scoring.models import Submission; print(Submission.objects.count())")

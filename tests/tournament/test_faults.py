@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from tests.processes import django_shell, free_port, isolated_env
+from tests.processes import django_shell, free_port, isolated_env, stop_server
 from tests.processes import start_server as start
 
 # The venue's own set-up (the run command, its server, SQLite on disk), which no second pass changes: the first pass
@@ -73,8 +73,6 @@ def test_a_server_killed_mid_game_comes_back_with_the_countdown_and_the_scores(t
         again = browser.open(f"{base}/t/{token}/score/", urllib.parse.urlencode(form).encode()).read().decode()
         assert "Score in: N–S 6, E–W 2" in again
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
-        gone(server.pid)
+        stop_server(server)
     count = django_shell(env, "from scoring.models import Submission; print(Submission.objects.count())")
     assert count.split()[-1] == "1"

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import signal
 import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.processes import django_shell, free_port, isolated_env, start_server
+from tests.processes import django_shell, free_port, isolated_env, start_server, stop_server
 from tests.tournament.test_player_results import _card_rows, _cards, _smtp_server
 from tournament import selectors, services
 from tournament.models import Club, Night, SignUp, sole_club_id
@@ -74,8 +72,7 @@ def club_site(tmp_path):
     try:
         yield {"env": env, "port": port, "key": key, "received": received}
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
+        stop_server(server)
         controller.stop()
 
 
