@@ -15,8 +15,8 @@ format adds files of its own. What they read (`.pages.json`) is rewritten only w
 and the diff then shows that change and nothing else (so far: the public page naming the prizes as the prize table
 gave them, and the Money page's draws numbered and keyed, both 3 Dec 2026; the Money CSV's times in the hall's
 time zone, named in its column, and a comp as no money in, and the Money page's "the prizes leave", fixed amounts
-taken off too, 3 Dec 2026; the Money CSV's side pots line by line, who won each named, 5 Dec 2026). They were
-made with
+taken off too, 3 Dec 2026; the Money CSV's side pots line by line, who won each named, and the sheets' headings
+"after 3 games", not "3 game(s)", 5 Dec 2026). They were made with
 
     STORED_BACKUPS=write .venv/bin/pytest tests/tournament/test_backup_stored.py -k make   # the backups
     STORED_BACKUPS=read .venv/bin/pytest tests/tournament/test_backup_stored.py -k restores  # what they read

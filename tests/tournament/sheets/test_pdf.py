@@ -40,7 +40,7 @@ def test_standings_sheet_lists_everyone_with_high_and_low(finished):
     standings = night_standings(finished)
     (page,) = text_of(pdf.standings_pdf(header(finished), standings))
     assert "St Mary's Euchre Night" in page
-    assert "Standings after 3 game(s)" in page
+    assert "Standings after 3 games" in page
     high, low = standings.high[0], standings.low[0]
     assert f"High score: {', '.join(r.name for r in standings.high)} — {high.total} points" in page
     assert f"Low score: {', '.join(r.name for r in standings.low)} — {low.total} points" in page
@@ -654,3 +654,9 @@ def test_a_print_job_whose_night_was_deleted_while_it_waited_builds_nothing_and_
     finished.delete()
     assert not PrintJob.objects.filter(pk=job_id).exists()
     assert tasks.build_print_job(job_id) == 0
+
+
+def test_a_sheet_heading_counts_its_games_in_words():
+    from tournament.sheets.pdf.common import games_word
+
+    assert [games_word(n) for n in (0, 1, 2, 10)] == ["0 games", "1 game", "2 games", "10 games"]

@@ -49,6 +49,11 @@ def register_fonts() -> None:
         pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
 
 
+def games_word(count: int) -> str:
+    """A count of games in a sheet's heading, in words: "1 game", "3 games"."""
+    return f"{count} game{'' if count == 1 else 's'}"
+
+
 def sheet_styles() -> dict[str, ParagraphStyle]:
     register_fonts()
     return {

@@ -11,18 +11,18 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from ...selectors import NightClose
-from .common import BOLD, FONT, SheetHeader, escape, page_doc, sheet_styles
+from .common import BOLD, FONT, SheetHeader, escape, games_word, page_doc, sheet_styles
 
 RULE = colors.HexColor("#999999")
 
 
 def _start(buffer: io.BytesIO, header: SheetHeader, close: NightClose, title: str, what: str):
-    """The page, the sheet's heading ("Prizes after 3 game(s) · the date · the venue") and the styles."""
+    """The page, the sheet's heading ("Prizes after 3 games · the date · the venue") and the styles."""
     styles = sheet_styles()
     doc = page_doc(buffer, header, title, 16 * mm)
     story: list = [
         Paragraph(escape(header.night), styles["title"]),
-        Paragraph(escape(f"{what} after {close.games_closed} game(s) · {header.subtitle}"), styles["sub"]),
+        Paragraph(escape(f"{what} after {games_word(close.games_closed)} · {header.subtitle}"), styles["sub"]),
         Spacer(1, 5 * mm),
     ]
     return doc, story, styles

@@ -24,7 +24,18 @@ from reportlab.platypus import (
 from scoring.seats import is_three
 
 from ...selectors import NightStandings
-from .common import BOLD, FONT, PAGE_SIZES, SheetHeader, document, escape, grid_style, page_doc, sheet_styles
+from .common import (
+    BOLD,
+    FONT,
+    PAGE_SIZES,
+    SheetHeader,
+    document,
+    escape,
+    games_word,
+    grid_style,
+    page_doc,
+    sheet_styles,
+)
 
 
 def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
@@ -35,7 +46,7 @@ def standings_pdf(header: SheetHeader, standings: NightStandings) -> bytes:
     doc = page_doc(buffer, header, "Standings", margin)
     story: list = [
         Paragraph(escape(header.night), styles["title"]),
-        Paragraph(escape(f"Standings after {standings.rounds_closed} game(s) · {header.subtitle}"), styles["sub"]),
+        Paragraph(escape(f"Standings after {games_word(standings.rounds_closed)} · {header.subtitle}"), styles["sub"]),
         Spacer(1, 4 * mm),
     ]
     if standings.awards:
