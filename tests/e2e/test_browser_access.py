@@ -273,3 +273,27 @@ def test_the_hand_page_fits_a_phone_with_the_text_at_twice_its_size(live_server,
     shot(wide, "hands-1920-200-percent", whole=False)
     for each in (setting, wide_setting):
         each.detach()
+
+
+def test_the_public_standings_and_the_hand_page_s_change_fit_a_phone_with_the_text_at_twice_its_size(
+    live_server, browser
+):
+    """From a trial with a player over 60 (the text at 200%): the public standings needed a sideways swipe to read a
+    row, and "change" on the hand page ran out of its button. Every cell of the standings whole on the screen, the
+    chip around its word."""
+    night, tokens = _night("Large standings night")
+    page = browser.new_page(viewport=PHONE)
+    setting = larger_text(page)
+    page.goto(f"{live_server.url}/public/nights/{night.pk}/")
+    page.wait_for_selector("table.standings")
+    assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32
+    assert page.locator("table.standings tbody tr").count() == 8
+    assert page.evaluate(CUT, ".scroll, table.standings, table.standings th, table.standings td") == []
+    page.locator("table.standings").scroll_into_view_if_needed()
+    shot(page, "public-standings-390-200-percent", whole=False)
+    page.goto(f"{live_server.url}/t/{tokens[2]}/hands/")
+    page.click(".big-buttons.four a >> nth=1")
+    page.wait_for_selector("button[name=tricks]")
+    assert page.evaluate(CUT, ".called, .called > *, .chip") == []
+    shot(page, "hands-change-390-200-percent", whole=False)
+    setting.detach()

@@ -16,7 +16,8 @@ and the diff then shows that change and nothing else (so far: the public page na
 gave them, and the Money page's draws numbered and keyed, both 3 Dec 2026; the Money CSV's times in the hall's
 time zone, named in its column, and a comp as no money in, and the Money page's "the prizes leave", fixed amounts
 taken off too, 3 Dec 2026; the Money CSV's side pots line by line, who won each named, and the sheets' headings
-"after 3 games", not "3 game(s)", 5 Dec 2026). They were made with
+"after 3 games", not "3 game(s)", and each standings cell's name for a phone with large text (`data-label`),
+5 Dec 2026). They were made with
 
     STORED_BACKUPS=write .venv/bin/pytest tests/tournament/test_backup_stored.py -k make   # the backups
     STORED_BACKUPS=read .venv/bin/pytest tests/tournament/test_backup_stored.py -k restores  # what they read

@@ -66,7 +66,7 @@ def page_figures(table: str) -> dict[str, list[str]]:
     for row in re.findall(r"<tr.*?</tr>", table, re.S):
         name = re.search(r'<td class="left">([^<]+)', row)
         if name:
-            rows[html.unescape(name.group(1)).strip()] = re.findall(r'<td class="figure">([^<]*)</td>', row)
+            rows[html.unescape(name.group(1)).strip()] = re.findall(r'<td class="figure"[^>]*>([^<]*)</td>', row)
     return rows
 
 

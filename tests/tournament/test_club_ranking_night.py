@@ -105,7 +105,10 @@ def test_the_standings_page_and_sheet_rank_as_the_club_would_with_the_chain_on_t
     table = standings_table(page)
     assert names_in(table) == expected
     assert "<th>Win %</th><th>Pts %</th><th>No.</th>" in table
-    assert re.search(r'<td class="figure">\d{1,3}\.\d %</td>', table)
+    assert re.search(r'<td class="figure"[^>]*>\d{1,3}\.\d %</td>', table)
+    # On a phone with large text each figure is read with its column's name (the headings are not shown there).
+    labels = re.findall(r'<td class="figure" data-label="([^"]*)"', table)
+    assert labels and labels == ["Win %", "Pts %", "No."] * (len(labels) // 3)
     # The player registered who never came is on no list (a player with no game has no percentage, "–": the
     # pure tests in tests/scoring/test_club_ranking.py).
     assert "Jack Gagnon" not in table
@@ -138,8 +141,8 @@ def test_a_rotation_night_goes_by_the_chart_number_its_cards_show(organizer_clie
     assert any(entry.number != entry.card for entry in entries)  # the draw did not number them as they came
     table = standings_table(night_page(organizer_client, night))
     rows = re.findall(
-        r'<td class="left">([^<]+).*?<td class="figure">[^<]*</td><td class="figure">[^<]*</td>'
-        r'<td class="figure">(\d+)</td>',
+        r'<td class="left">([^<]+).*?<td class="figure"[^>]*>[^<]*</td><td class="figure"[^>]*>[^<]*</td>'
+        r'<td class="figure"[^>]*>(\d+)</td>',
         table,
         re.S,
     )
