@@ -46,14 +46,14 @@ def larger_text(page, factor: int = 2):
     return session
 
 
-def _night(name: str = "Access night"):
+def _night(name: str = "Access night", games: int = 3):
     """A night of eight (two tables) with prices, game 1 played and closed, game 2 under way: its standings, awards,
     money and every table's link exist. The night and the table links: {table: token}."""
     from scoring.models import TableLink
     from tests.conftest import play_round
     from tournament import game, services
 
-    night = services.night_create(name=name, games=3, auto_advance=False)
+    night = services.night_create(name=name, games=games, auto_advance=False)
     services.money_settings(night=night, currency="USD", pre=500, door=700, member=None)
     services.players_register(night=night, names=NAMES.splitlines()[:8])
     first = play_round(services.night_draw(night=night, seed=5), {1: (7, 5), 2: (8, 6)})
@@ -170,10 +170,16 @@ def test_the_screens_no_other_browser_test_opens_pass_axe(live_server, browser, 
 
 
 def test_the_standings_box_scrolls_by_keyboard_when_the_columns_are_wider_than_the_screen(live_server, browser):
-    """A tablet with the text at twice its size: the per-game columns run past the screen, and the box that holds
-    them is a tab stop (a named region), so arrow keys scroll it."""
-    night, _ = _night("Scroll night")
-    page = browser.new_page(viewport={"width": 700, "height": 900})
+    """A laptop with the text at twice its size, eight games in: the per-game columns run past the screen, and the
+    box that holds them is a tab stop (a named region), so arrow keys scroll it."""
+    from tests.conftest import play_round
+    from tournament import game
+
+    night, _ = _night("Scroll night", games=9)
+    playing = night.rounds.get(number=2)
+    for _ in range(7):
+        playing = game.round_start(round_=game.round_close(round_=play_round(playing, {1: (7, 5), 2: (8, 6)})))
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
     setting = larger_text(page)
     page.goto(f"{live_server.url}/public/nights/{night.pk}/")
     box = page.locator(".scroll").first
@@ -188,7 +194,7 @@ def test_the_standings_box_scrolls_by_keyboard_when_the_columns_are_wider_than_t
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.activeElement.scrollLeft > 0")
     axe(page, "public-standings-200-percent")
-    shot(page, "public-standings-700-200-percent", whole=False)
+    shot(page, "public-standings-1024-200-percent", whole=False)
     setting.detach()
 
 
@@ -283,6 +289,12 @@ def test_the_public_standings_and_the_hand_page_s_change_fit_a_phone_with_the_te
     chip around its word."""
     night, tokens = _night("Large standings night")
     page = browser.new_page(viewport=PHONE)
+    page.goto(f"{live_server.url}/public/nights/{night.pk}/")  # the usual text size: Loners was cut there too
+    assert page.evaluate(CUT, ".scroll, table.standings, table.standings th, table.standings td") == []
+    loners = page.locator("table.standings td[data-label=Loners]")
+    assert loners.count() == 8 and all(loners.nth(n).is_visible() for n in range(8))
+    page.locator("table.standings").scroll_into_view_if_needed()
+    shot(page, "public-standings-390-100-percent", whole=False)
     setting = larger_text(page)
     page.goto(f"{live_server.url}/public/nights/{night.pk}/")
     page.wait_for_selector("table.standings")
