@@ -176,6 +176,22 @@
     }
   });
 
+  // A table whose score came in from its phone while the keeper was typing its slip (marked by live.js): a save
+  // from its row would replace that score, so the desk asks first (Enter, or the button).
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    var row = rowOf(form);
+    if (!row || !row.hasAttribute("data-came-in") || !form.classList || !form.classList.contains("desk-form")) return;
+    event.preventDefault();
+    var table = row.id.replace("desk-", "");
+    var question = "Table " + table + "'s score came in from its phone while you were typing: the desk shows it now. " +
+      "Save what you typed over it?";
+    if (window.confirm(question)) {
+      row.removeAttribute("data-came-in");
+      event.detail.issueRequest(true);
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     rove();
     // The game's close was refused: the cursor on its button, whose refusal is read with it.

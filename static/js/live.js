@@ -92,6 +92,10 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     if (!poll) return;
     var target = event.detail.target;
+    if (target.matches && target.matches("tr.desk-row") && !target.querySelector(".desk-form .error")) {
+      var twin = rowIn(event.detail.fragment);
+      if (twin) cameIn(target, twin);
+    }
     if (target === poll) {
       if (heldBack) event.detail.shouldSwap = false; // ask again with the old stamp
       return;
@@ -111,8 +115,23 @@
   // left empty. Once the table's state changes (its phone sent the score), the new row replaces it.
   function refusedAsBefore(target, fragment) {
     if (!target.matches || !target.matches("tr.desk-row") || !target.querySelector(".desk-form .error")) return false;
-    var twin = fragment && (fragment.matches && fragment.matches("tr") ? fragment : fragment.querySelector && fragment.querySelector("tr"));
+    var twin = rowIn(fragment);
+    if (twin && twin.className !== target.className) cameIn(target, twin);
     return Boolean(twin && twin.className === target.className);
+  }
+
+  function rowIn(fragment) {
+    return fragment && (fragment.matches && fragment.matches("tr") ? fragment : fragment.querySelector && fragment.querySelector("tr"));
+  }
+
+  // A table's score that came in from its phone while the keeper was typing its slip (the cursor in its row, or
+  // its refusal showing): the row is redrawn with the score and the cursor put back, and what the keeper typed
+  // next was saved over the phone's confirmed score without a word (a trial). The new row is marked; the desk
+  // asks before a save from it (desk.js).
+  function cameIn(target, twin) {
+    if (target.classList.contains("state-in") || !twin.classList.contains("state-in")) return;
+    var active = document.activeElement;
+    if ((active && target.contains(active)) || target.querySelector(".desk-form .error")) twin.setAttribute("data-came-in", "");
   }
 
   document.addEventListener("htmx:oobAfterSwap", function () {

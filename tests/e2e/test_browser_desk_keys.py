@@ -379,3 +379,45 @@ def test_a_refused_slip_keeps_its_message_and_what_was_typed_while_the_desk_is_r
     game.table_result_submit(round_=round_, table=2, ns_points=2, ew_points=6)  # its phone sends the score
     desk.wait_for_selector("#desk-2.state-in", timeout=POLL)
     assert "2–6 in" in row.inner_text() and row.locator(".error").count() == 0
+
+
+def test_a_score_that_came_in_from_the_phone_while_the_keeper_typed_its_slip_is_not_replaced_unasked(
+    live_server, browser
+):
+    """A trial: a slip refused, its table's phone then sent and confirmed its score; the desk redrew the row with
+    that score and put the cursor back, and the keeper, still fixing the slip, typed a number and Enter: the slip
+    replaced the phone's confirmed score without a word. The desk now asks first; "no" keeps the phone's score."""
+    from scoring.models import Submission, TableResult
+    from tournament import game
+
+    night, round_ = night_started(8)
+    desk = desk_by_keys(browser, live_server, night)
+    wait_focus(desk, "t1-ns_points")
+    desk.keyboard.press("ArrowDown")  # table 2's slip: 5 and a word
+    desk.keyboard.type("5")
+    desk.keyboard.press("Tab")
+    desk.keyboard.type("three")
+    desk.keyboard.press("Enter")
+    desk.wait_for_selector("#desk-2 .error")
+    wait_focus(desk, "t2-ew_points")  # back in the box refused
+    game.table_result_submit(round_=round_, table=2, ns_points=5, ew_points=3)  # its phone, meanwhile
+    desk.wait_for_selector("#desk-2.state-in", timeout=POLL)
+    asked = []
+
+    def answer(dialog, yes: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if yes else dialog.dismiss()
+
+    desk.once("dialog", lambda dialog: answer(dialog, False))
+    desk.locator("#id_t2-ew_points").fill("1")  # the keeper goes on fixing the slip
+    desk.locator("#id_t2-ew_points").press("Enter")
+    desk.wait_for_timeout(1_500)
+    assert asked and "Table 2's score came in from its phone while you were typing" in asked[0]
+    result = TableResult.objects.get(round=round_, table=2)
+    assert (result.ns_points, result.ew_points) == (5, 3)
+    assert not Submission.objects.filter(round=round_, table=2).exclude(before="").exists()  # nothing replaced
+    desk.once("dialog", lambda dialog: answer(dialog, True))  # asked again, and meant: the slip's score goes in
+    desk.locator("#id_t2-ew_points").press("Enter")
+    desk.wait_for_function("() => document.querySelector('#desk-2').innerText.includes('5–1')", timeout=POLL)
+    result.refresh_from_db()
+    assert (result.ns_points, result.ew_points) == (5, 1) and len(asked) == 2
