@@ -72,9 +72,14 @@ def _best_on(groups: list[list[Standing]], count) -> list[Standing]:
     )
 
 
+def _points(points: int) -> str:
+    """A score as the sheets say it: "1 point", "61 points"."""
+    return f"{points} point{'' if points == 1 else 's'}"
+
+
 def _won(standing: Standing) -> str:
     wins = standing.totals.wins
-    return f"{wins} game{'s' if wins != 1 else ''} won, {standing.totals.total} points"
+    return f"{wins} game{'s' if wins != 1 else ''} won, {_points(standing.totals.total)}"
 
 
 def _ranked(standing: Standing, ranked_by: str) -> str:
@@ -82,7 +87,7 @@ def _ranked(standing: Standing, ranked_by: str) -> str:
     not the points ("win percentage 71.4 %, 61 points" on a night ranked by win %), as the standings show it."""
     if ranked_by == "wins":
         return _won(standing)
-    points = f"{standing.totals.total} points"
+    points = _points(standing.totals.total)
     metric = METRICS.get(ranked_by)
     if metric is None or metric.key == "total" or metric.among:  # points, a draw, or head-to-head: no figure of its own
         return points
@@ -214,7 +219,7 @@ def award(
                 value = _won(winners[0]) if winners else ""
             else:
                 winners = _best_on(groups, lambda s: s.totals.total)
-                value = f"{winners[0].totals.total} points" if winners else ""
+                value = _points(winners[0].totals.total) if winners else ""
         elif key in (*PLACES, "champion"):
             groups = _groups(standings)
             place = 0 if key in ("champion", "high") else PLACES.index(key)
@@ -239,7 +244,7 @@ def award(
             most_points = ranked_by == "wins"
             winners = _best_on(groups, lambda s: s.totals.total) if most_points else next(iter(groups), [])
             if winners:
-                value = f"{winners[0].totals.total} points" if most_points else _ranked(winners[0], ranked_by)
+                value = _points(winners[0].totals.total) if most_points else _ranked(winners[0], ranked_by)
         elif key in ("low", "low_all"):
             # "low": among the players who played the most games, so sitting out or arriving late never wins it
             most = max((s.totals.games for s in standings), default=0)
@@ -254,7 +259,7 @@ def award(
             best = max((_count(key, s) for s in candidates), default=0)
             if best > 0:
                 winners = [s for s in candidates if _count(key, s) == best]
-                value = f"{best} loner{'s' if best > 1 else ''}" if key == "loners" else f"{best} points in one game"
+                value = f"{best} loner{'s' if best > 1 else ''}" if key == "loners" else f"{_points(best)} in one game"
         ids = tuple(s.totals.player for s in winners)
         level, drawn = (settled or {}).get(key, (frozenset(), 0))
         if len(ids) > 1 and frozenset(ids) == level and drawn in level:

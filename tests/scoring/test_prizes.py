@@ -190,3 +190,12 @@ def test_a_place_says_the_figure_its_ranking_gave_it_not_the_points_alone():
         assert by_average[key].value == f"average per game {totals.total / totals.games:.2f}, {totals.total} points"
     by_points = {a.key: a for a in award(rank(rows), ["high", "low"])}
     assert by_points["high"].value == "70 points" and by_points["low"].value == "40 points"
+
+
+def test_a_prize_says_one_point_not_one_points():
+    """A trial's low score read "1 points" on the page and the prize sheet."""
+    rows = night((1, 12, 2, 0, 9), (2, 1, 0, 0, 1), (3, 5, 1, 0, 5), (4, 4, 1, 0, 4))
+    values = {a.key: a.value for a in award(rank(rows), ["high", "second", "low", "high_game"])}
+    assert values == {"high": "12 points", "second": "5 points", "low": "1 point", "high_game": "4 points in one game"}
+    single = night((1, 1, 0, 0, 1))
+    assert award(rank(single), ["high_game"])[0].value == "1 point in one game"
