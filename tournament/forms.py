@@ -186,6 +186,8 @@ class NightForm(forms.ModelForm):
         self.fields["price"].widget.attrs.update(placeholder="free")
         read_in(self, self.instance.currency)
         night = self.instance
+        if not editing and not self.is_bound:  # a new night: the cursor starts in its name (a refusal takes it after)
+            self.fields["name"].widget.attrs["autofocus"] = True
         if editing:
             # A night without a target shows 0, so that saving the form again keeps it without one.
             self.initial["points_target"] = night.points_target if night.points_target is not None else 0

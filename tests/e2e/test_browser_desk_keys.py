@@ -368,6 +368,9 @@ def test_a_refused_slip_keeps_its_message_and_what_was_typed_while_the_desk_is_r
     desk.fill("#id_t2-ew_points", "lots")
     desk.locator("#desk-2-save").click()
     desk.wait_for_selector("#desk-2 .error")
+    desk.locator("#id_t1-ns_points").focus()  # the cursor gone on: the box refused stays marked in the refusal's red
+    border = "getComputedStyle(document.getElementById('id_t2-ew_points')).borderTopColor"
+    assert desk.evaluate(border) == "rgb(179, 38, 30)"
     game.round_ring_bell(round_=round_)  # every row of the desk redrawn by its next poll
     game.table_result_submit(round_=round_, table=1, ns_points=7, ew_points=1)
     desk.wait_for_selector("#desk-1.state-in", timeout=POLL)

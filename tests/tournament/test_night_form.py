@@ -58,6 +58,22 @@ def test_a_name_is_all_the_short_form_needs(organizer_client):
     assert (night.price_pre, night.price_door, night.currency) == (0, 0, "USD")
 
 
+def test_a_new_night_s_form_starts_with_the_cursor_in_its_name(organizer_client):
+    """A trial: the volunteer tabbed four times to reach the name. The name's box has the cursor (autofocus); the
+    form sent back refused puts it on the refusal instead (static/js/errors.js), and editing a night does not."""
+    import re
+
+    page = organizer_client.get(reverse("tournament:night_create")).content.decode()
+    (name,) = re.findall(r'<input[^>]*name="name"[^>]*>', page)
+    assert "autofocus" in name and page.count("autofocus") == 1
+    refused = organizer_client.post(reverse("tournament:night_create"), {"name": ""}).content.decode()
+    assert "autofocus" not in refused
+    night = Night.objects.create(name="Friday euchre")
+    assert (
+        "autofocus" not in organizer_client.get(reverse("tournament:night_settings", args=[night.pk])).content.decode()
+    )
+
+
 def test_the_short_form_is_short_and_every_other_setting_is_under_more_settings(organizer_client):
     form = organizer_client.get(reverse("tournament:night_create")).context["form"]
     short = [field.name for row in form.short() for field in row]
