@@ -231,6 +231,9 @@ def money_csv(night: Night) -> str:
                 ]
             )
     writer.writerow([])
-    for figure in night_close(night).figures:  # the reconciliation, figure for figure as printed
+    close = night_close(night)
+    for figure in close.figures:  # the reconciliation, figure for figure as printed
         writer.writerow(["total", f"{figure.section}: {figure.label}", "", _amount(figure.cents), "", ""])
+    if close.not_final:  # a file kept mid-night says so, as the sheets do
+        writer.writerow(["not final", close.not_final, "", "", "", ""])
     return out.getvalue()

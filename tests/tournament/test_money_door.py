@@ -506,10 +506,27 @@ def test_the_prizes_money_is_won_only_once_the_night_is_over(organizer_client, p
     game.round_close(round_=play_round(first, {1: (10, 4), 2: (6, 10)}))
     page = organizer_client.get(reverse("tournament:money", args=[priced.pk])).content.decode()
     assert "<h3>If the night ended now</h3>" in page and "<h3>Won</h3>" not in page
+    # A trial: the prize sheet, the reconciliation and the CSV printed mid-night said "Prize money paid" with no
+    # such word, and a treasurer could pay out early. Each says it is not final.
+    said = "Not final: the night is still being played. The prizes and their money are as if it ended now"
+    assert all(said in text for text in _files(organizer_client, priced))
     money = {"currency": "USD", "pre": 2000, "door": 2000, "member": None, "payouts": "high 50%"}
     over = simulate(players=8, rounds=2, seed=3, money={**money, "methods": ("cash",)})
     page = organizer_client.get(reverse("tournament:money", args=[over.pk])).content.decode()
     assert "<h3>Won</h3>" in page and "If the night ended now" not in page
+    assert not any("Not final" in text for text in _files(organizer_client, over))
+
+
+def _files(client, night) -> list[str]:
+    """The prize sheet's and the reconciliation's words, and the Money CSV."""
+    from pypdf import PdfReader
+
+    texts = []
+    for name in ("prize_sheet_pdf", "reconciliation_pdf"):
+        sheet = client.get(reverse(f"tournament:{name}", args=[night.pk]))
+        texts.append(" ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.content)).pages).split()))
+    texts.append(client.get(reverse("tournament:money_csv", args=[night.pk])).content.decode())
+    return texts
 
 
 def test_the_last_game_says_what_money_is_left_to_square_before_the_night_locks_it(organizer_client, priced):

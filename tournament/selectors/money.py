@@ -328,6 +328,17 @@ class NightClose:
     pays_money: bool  # the night has payouts (else the prize sheet is items only)
     paid: str  # the prize money paid in all, as shown
     payouts: PrizePayouts | None  # each prize's money (None: the night pays none)
+    final: bool = True  # the night is over; before, every prize and figure is as if it ended now
+
+    @property
+    def not_final(self) -> str:
+        """What the sheets and the CSV say before the night is over (nothing once it is)."""
+        if self.final:
+            return ""
+        return (
+            "Not final: the night is still being played. The prizes and their money are as if it ended now; "
+            "pay nothing out until it is over."
+        )
 
 
 def _house_keeps_words(cents: int, currency: str) -> str:
@@ -475,4 +486,5 @@ def night_close(night: Night, standings: NightStandings | None = None) -> NightC
         bool(payouts),
         money.shown(close.prizes_paid, currency),
         payouts,
+        final=night.status == Night.Status.FINISHED,
     )

@@ -23,6 +23,7 @@ def _start(buffer: io.BytesIO, header: SheetHeader, close: NightClose, title: st
     story: list = [
         Paragraph(escape(header.night), styles["title"]),
         Paragraph(escape(f"{what} after {games_word(close.games_closed)} · {header.subtitle}"), styles["sub"]),
+        *([Paragraph(f"<b>{escape(close.not_final)}</b>", styles["body"])] if close.not_final else []),
         Spacer(1, 5 * mm),
     ]
     return doc, story, styles
