@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from scoring.models import Hand, Season, TableResult
 from scoring.standings import METRICS
-from tournament.models import Night
+from tournament.models import Night, PotLine
 
 from .selectors import (
     UNLISTED,
@@ -214,7 +214,9 @@ def money_csv(night: Night) -> str:
             ]
         )
     pots = list(night.pot_lines.select_related("by"))
-    if pots:  # the side pots' record, line by line: who won the 50/50 is in the spreadsheet, not only its total
+    # The side pots' record, line by line: who won the 50/50 is in the spreadsheet, not only its total. Money in is
+    # a plus, paid or carried a minus, so each pot's lines add up to what it leaves with the house.
+    if pots:
         writer.writerow([])
         writer.writerow(
             [f"when ({timezone.get_current_timezone_name()})", "side pot", "line", "amount", "who or why", "by"]
@@ -225,7 +227,9 @@ def money_csv(night: Night) -> str:
                     timezone.localtime(pot.at).strftime("%Y-%m-%d %H:%M:%S"),
                     pot.pot,
                     pot.get_kind_display(),
-                    _amount(pot.cents),
+                    _amount(
+                        pot.cents if pot.kind == PotLine.Kind.IN else -pot.cents
+                    ),  # the column adds to what is left
                     pot.reason,
                     pot.by.username if pot.by else "",
                 ]

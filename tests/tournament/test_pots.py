@@ -69,13 +69,17 @@ def test_the_money_spreadsheet_names_who_won_each_side_pot_line_by_line(organize
     lines = rows[start + 1 : start + 5]
     assert [row[1:6] for row in lines] == [
         ["50/50", "money in", "170.00", "", "organizer"],
-        ["50/50", "paid to a winner", "85.00", "Ann Kowalski, ticket 41", "organizer"],
+        ["50/50", "paid to a winner", "-85.00", "Ann Kowalski, ticket 41", "organizer"],
         ["Bump cup", "money in", "12.00", "", "organizer"],
-        ["Bump cup", "paid to a winner", "12.00", "'=table 3", "organizer"],
+        ["Bump cup", "paid to a winner", "-12.00", "'=table 3", "organizer"],
     ]
     assert rows[start + 5] == [] and rows[start + 6][0] == "total"
     totals = {row[1]: row[3] for row in rows if row and row[0] == "total"}
     assert totals["Side pots: 50/50: paid out"] == "85.00" and totals["Side pots: 50/50: in"] == "170.00"
+    # Each pot's lines add up to what it leaves with the house, as the totals say (a trial summed the column).
+    for pot in ("50/50", "Bump cup"):
+        left = sum(float(row[3]) for row in lines if row[1] == pot)
+        assert f"{left:.2f}" == totals[f"Side pots: {pot}: left with the house"]
 
 
 def test_a_carried_jackpot_is_taken_in_by_the_next_night_of_the_season_once(organizer_client, organizer):
