@@ -18,6 +18,7 @@ from tests.e2e.test_browser_access import _targets
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 POLL = 12_000  # ms: a few polls (every 3 s), on a slow machine
+SENT = 30_000  # ms: a phone's kept hands sent in order, each answered, on a machine running the whole suite
 PHONE = {"width": 390, "height": 844}
 
 
@@ -141,9 +142,11 @@ def test_hands_entered_with_no_wifi_are_sent_once_in_order_and_a_stale_one_is_re
     head.wait_for_selector("#reconnecting", state="detached", timeout=POLL)
     two = two_net.new_page()
     two.goto(f"{base}/t/{tokens[2]}/hands/")  # the next time the table's page opens, the kept hands are sent
-    two.wait_for_selector("#hand-panel:not(.offline-panel) >> text=↶ Undo hand 4", timeout=POLL)
+    try:  # three hands sent one after another, then the panel drawn again: more than a poll on a busy machine
+        two.wait_for_selector("#hand-panel:not(.offline-panel) >> text=↶ Undo hand 4", timeout=SENT)
+    finally:
+        shot(two, "2-sent")
     assert two.locator("#offline-refused").count() == 0
-    shot(two, "2-sent")
 
     assert stored(first_game, 2) == [(1, "N", "N", 3), (2, "E", "E", 5), (3, "S", "W", 3), (4, "W", "N", 4)]
     assert stored(first_game, 1) == [(1, "N", "N", 3), (2, "E", "S", 5), (3, "S", "W", 0)]
