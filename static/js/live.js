@@ -92,7 +92,7 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     if (!poll) return;
     var target = event.detail.target;
-    if (target.matches && target.matches("tr.desk-row") && !target.querySelector(".desk-form .error")) {
+    if (target.matches && target.matches("tr.desk-row")) {
       var twin = rowIn(event.detail.fragment);
       if (twin) cameIn(target, twin);
     }
@@ -116,7 +116,6 @@
   function refusedAsBefore(target, fragment) {
     if (!target.matches || !target.matches("tr.desk-row") || !target.querySelector(".desk-form .error")) return false;
     var twin = rowIn(fragment);
-    if (twin && twin.className !== target.className) cameIn(target, twin);
     return Boolean(twin && twin.className === target.className);
   }
 
