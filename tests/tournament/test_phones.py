@@ -175,3 +175,95 @@ def test_one_nights_reading_keeps_no_other_night_waiting_and_is_made_once(monkey
             thread.join(5)
     assert readings.count(1) == 1 and len(answers) == 4  # three phones of night 1, one reading between them
     phones.forget()
+
+
+# ---- the table phones: after a move every table's page is drawn from one reading of the night ---------------------
+
+
+def _table_polls(night: Night, client, since: str) -> dict[int, str]:
+    """Each table phone's poll of its page with the stamp `since`, as its page's htmx sends it."""
+    from scoring.models import TableLink
+
+    services.table_links_ensure(night=night)
+    answers = {}
+    for link in TableLink.objects.filter(night=night, active=True):
+        answer = client.get(reverse("scoring:table_link", args=[link.token]), {"since": since}, **HTMX)
+        assert answer.status_code == 200
+        answers[link.table] = answer.content.decode()
+    return answers
+
+
+def _without_key(page: str) -> str:
+    """A table page less the new entry's key, which every drawing makes afresh (a score sent twice is stored once)."""
+    import re
+
+    return re.sub(r'name="key" value="[^"]*"', 'name="key"', page)
+
+
+def test_a_table_phone_polling_across_a_move_gets_the_page_a_fresh_reading_draws(client, monkeypatch):
+    """Every table's phone, polling with its page's old stamp after game 1 closes and game 2 is seated, gets the
+    page for game 2 with its own table's players, the same page as one read from the database on its own; and
+    the night is read for the table phones once for the move, however many tables ask."""
+    from scoring.models import TableLink
+    from tournament.selectors import tables
+
+    night = services.night_create(name="Tables", games=3, auto_advance=False)
+    register(night, 16)
+    round_1 = game.round_start(round_=services.night_draw(night=night, seed=7))
+    services.table_links_ensure(night=night)
+    old = {
+        link.table: selectors.table_stamp(night.pk, round_1.pk, link.table)
+        for link in TableLink.objects.filter(night=night)
+    }
+    play_round(round_1, {1: (7, 3), 2: (2, 8), 3: (6, 4), 4: (8, 0)})
+    round_2 = game.round_close(round_=Round.objects.get(pk=round_1.pk))
+    readings: list[int] = []
+    reading = tables.read_table_room
+    monkeypatch.setattr(tables, "read_table_room", lambda night_id: readings.append(night_id) or reading(night_id))
+    polled = {}
+    for link in TableLink.objects.filter(night=night):
+        answer = client.get(reverse("scoring:table_link", args=[link.token]), {"since": old[link.table]}, **HTMX)
+        assert answer.status_code == 200
+        polled[link.table] = answer.content.decode()
+    assert readings == [night.pk]  # four tables, one reading
+    for table, page in polled.items():
+        names = Seating.objects.filter(round=round_2, table=table).values_list("player__name", flat=True)
+        assert len(names) == 4 and all(name in page for name in names), (table, list(names))
+        others = Seating.objects.filter(round=round_2).exclude(table=table).values_list("player__name", flat=True)
+        assert not any(f">{name}<" in page for name in others)
+        assert f"since={selectors.table_stamp(night.pk, round_2.pk, table)}" in page
+        # the same page a phone gets when its page is read on its own (a poll's answer only adds its twin poller)
+        link = TableLink.objects.get(night=night, table=table, active=True)
+        fresh = client.get(reverse("scoring:table_link", args=[link.token]), {"since": "0"}, **HTMX)
+        phones.forget()
+        tables._tables.forget()
+        again = client.get(reverse("scoring:table_link", args=[link.token]), {"since": "0"}, **HTMX)
+        assert _without_key(fresh.content.decode()) == _without_key(again.content.decode()) == _without_key(page)
+
+
+def test_a_table_phone_after_a_substitution_shows_the_substitute_and_its_score_once_sent(client):
+    """A move that changes who sits at a table (a substitute) is drawn on the table's phone at its next poll, and a
+    score sent at that table is shown at the following poll: the shared reading is never older than the page's
+    stamp."""
+    from scoring.models import TableLink
+
+    night = services.night_create(name="Tables", games=3, auto_advance=False)
+    register(night, 8)
+    round_1 = game.round_start(round_=services.night_draw(night=night, seed=3))
+    services.table_links_ensure(night=night)
+    link = TableLink.objects.get(night=night, table=1, active=True)
+    url = reverse("scoring:table_link", args=[link.token])
+    first = client.get(url, {"since": "0"}, **HTMX).content.decode()
+    leaving = Seating.objects.filter(round=round_1, table=1).select_related("player").first().player
+    assert leaving.name in first
+    stamp = selectors.table_stamp(night.pk, round_1.pk, 1)
+    services.entry_substitute(entry=night.entries.get(player=leaving), name="Zelda Newcomer")
+    after = client.get(url, {"since": stamp}, **HTMX)
+    assert after.status_code == 200 and "Zelda Newcomer" in after.content.decode()
+    stamp = selectors.table_stamp(night.pk, round_1.pk, 1)
+    assert client.get(url, {"since": stamp}, **HTMX).status_code == 204
+    game.table_result_submit(round_=Round.objects.get(pk=round_1.pk), table=1, ns_points=6, ew_points=2)
+    scored = client.get(url, {"since": stamp}, **HTMX)
+    assert scored.status_code == 200
+    assert "Score in: N–S 6, E–W 2" in scored.content.decode()
+    assert f"since={selectors.table_stamp(night.pk, round_1.pk, 1)}" in scored.content.decode()

@@ -12,18 +12,15 @@ invalidated, since a move changes the stamp every phone compares.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scoring.seats import PARTNER_SEAT, SEAT_NAMES, SEATS, is_three
 
 from ..models import Bye, Entry, Night, Round, Seating, entry_name
+from .kept import NightReadings
 from .night import PlayerPlace, Room, SeatFinder, card_field, room, stamp_of
 from .standings import GameLine, game_lines
-
-NIGHTS_KEPT = 8  # a league's evening on one server may run a few nights at once; each reading is a few hundred kB
 
 
 @dataclass(frozen=True)
@@ -38,47 +35,22 @@ class PhoneRoom:
     gone: frozenset[int] = frozenset()  # the players who have left the night (their page says so: `player_left`)
 
 
-_lock = threading.Lock()  # guards the two dicts below; held only for a lookup or an update, never for a reading
-_kept: OrderedDict[int, PhoneRoom] = OrderedDict()
-_reading: dict[int, threading.Lock] = {}  # night -> the lock its reading is made under
+# Kept under each night's move stamp (`kept.NightReadings`); looked up by name at each reading, so a test may
+# stand in for it.
+_phones: NightReadings[PhoneRoom] = NightReadings(lambda night_id: read_phone_room(night_id))
+_kept = _phones.kept
+NIGHTS_KEPT = _phones.kept_nights
 
 
 def phone_room(night_id: int, stamp: str) -> PhoneRoom | None:
-    """The night at move stamp `stamp` (as `night_stamp` just gave it), read at most once per process and stamp.
-
-    The phones that ask while it is being read wait for that one reading rather than each making their own. A
-    reading may be newer than `stamp` (a move landed in between): the page then carries the newer stamp. Each
-    night is read under a lock of its own: when several clubs' nights move at the same bell, one night's phones
-    do not wait for another night's reading.
-    """
-    kept = _kept.get(night_id)
-    if kept is not None and kept.stamp == stamp:
-        return kept
-    with _lock:
-        reading = _reading.setdefault(night_id, threading.Lock())
-    with reading:
-        kept = _kept.get(night_id)
-        if kept is not None and kept.stamp == stamp:
-            return kept
-        fresh = read_phone_room(night_id)
-        with _lock:
-            if fresh is None:
-                _kept.pop(night_id, None)
-                _reading.pop(night_id, None)
-                return None
-            _kept[night_id] = fresh
-            _kept.move_to_end(night_id)
-            while len(_kept) > NIGHTS_KEPT:
-                gone, _ = _kept.popitem(last=False)
-                _reading.pop(gone, None)
-            return fresh
+    """The night at move stamp `stamp` (as `night_stamp` just gave it), read at most once per process and stamp:
+    the phones that ask while it is being read wait for that one reading rather than each making their own."""
+    return _phones.get(night_id, stamp)
 
 
 def forget() -> None:
     """Drop every kept reading (the tests start each from the database)."""
-    with _lock:
-        _kept.clear()
-        _reading.clear()
+    _phones.forget()
 
 
 def read_phone_room(night_id: int) -> PhoneRoom | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import connection, models
@@ -14,6 +14,7 @@ from scoring.models import Hand, Submission, TableLink, TableResult
 from scoring.seats import HEAD_TABLE, SIDE_NAMES, is_three
 from tournament.models import CodeMiss, Night, Round, entry_name
 
+from .kept import NightReadings
 from .night import stamp_of
 
 
@@ -104,12 +105,32 @@ _TABLE_PARTS = (
 )
 
 
-def active_link(token: str) -> tuple[int, int, int] | None:
-    """The id, night and table of the live link `token` (a table phone's poll asks it first), in plain SQL."""
-    sql = f"SELECT id, night_id, {connection.ops.quote_name('table')} FROM {TableLink._meta.db_table}"
+_LINK_PARTS = (
+    "SELECT link.id, link.night_id, link.{table}, night.moved_at,"
+    " (SELECT version FROM {result} WHERE round_id = %s AND {table} = link.{table}),"
+    " (SELECT status FROM {result} WHERE round_id = %s AND {table} = link.{table}),"
+    " (SELECT MAX(number) FROM {entry} WHERE round_id = %s AND {table} = link.{table})"
+    " FROM {link} link JOIN {night} night ON night.id = link.night_id WHERE link.token = %s AND link.active = %s"
+)
+
+
+def table_poll(token: str, round_id: int | None) -> tuple[tuple[int, int, int], str] | None:
+    """A table phone's poll in one plain statement: the id, night and table of the live link `token`, and the
+    table's stamp (`table_stamp`) for the game `round_id` its page was drawn for. None: no live link there."""
+    sql = _LINK_PARTS.format(
+        link=TableLink._meta.db_table,
+        night=Night._meta.db_table,
+        result=TableResult._meta.db_table,
+        entry=Submission._meta.db_table,
+        table=connection.ops.quote_name("table"),
+    )
     with connection.cursor() as cursor:
-        cursor.execute(f"{sql} WHERE token = %s AND active = %s", [token, True])
-        return cursor.fetchone()
+        cursor.execute(sql, [*[round_id or 0] * 3, token, True])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    pk, night_id, table, moved, version, status, entry = row
+    return (pk, night_id, table), _stamp(moved, round_id, version, status, entry)
 
 
 def table_stamp(night_id: int, round_id: int | None, table: int) -> str:
@@ -149,6 +170,49 @@ def stamp_round(stamp: str | None) -> int | None:
     """The game a table stamp was taken for (None when it names none)."""
     parts = (stamp or "").split(":")
     return int(parts[1]) if len(parts) == 4 and parts[1].isdecimal() and len(parts[1]) < 12 else None
+
+
+@dataclass(frozen=True)
+class TableRoom:
+    """One night as its table phones see it at one move stamp: the game their pages show, every table's seats in it.
+
+    After a move every table phone of the night redraws within its next poll; the first to ask reads this for all
+    of them (three queries), the others draw their page from it (`table_room`)."""
+
+    night: Night
+    stamp: str
+    round: Round | None  # the game being played, else the latest; None before the opening draw
+    seats: Mapping[int, Mapping[str, str]]  # table -> seat -> the player's name, in that game
+
+
+def shown_round(rounds: Iterable[Round]) -> Round | None:
+    """The game a table's pages show, of the night's games latest first: the one being played, else the latest."""
+    latest = list(rounds)
+    return next((r for r in latest if r.open), None) or (latest[0] if latest else None)
+
+
+def read_table_room(night_id: int) -> TableRoom | None:
+    """The night's current game and its seats as the database has them now. The night (and so its stamp) is read
+    first: a move writes its seats and its stamp in one transaction, so what is read after is at least as new."""
+    night = Night.objects.filter(pk=night_id).first()
+    if night is None:
+        return None
+    round_ = shown_round(Round.objects.filter(night=night).order_by("-number"))
+    seats: dict[int, dict[str, str]] = {}
+    if round_ is not None:
+        round_.night = night  # the page's round and night are the ones read here, not read again
+        rows = round_.seatings.annotate(entry_name=entry_name()).values_list("table", "seat", "entry_name")
+        for table, seat, name in rows:
+            seats.setdefault(table, {})[seat] = name
+    return TableRoom(night, stamp_of(night.moved_at), round_, seats)
+
+
+_tables: NightReadings[TableRoom] = NightReadings(lambda night_id: read_table_room(night_id))
+
+
+def table_room(night_id: int, stamp: str) -> TableRoom | None:
+    """The night's table pages' shared reading at move stamp `stamp`, read at most once per process and stamp."""
+    return _tables.get(night_id, stamp)
 
 
 def tables_changed_since(round_: Round, since: str | None) -> set[int] | None:

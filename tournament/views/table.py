@@ -49,8 +49,7 @@ def _link(token: str, *, counted: bool = False) -> TableLink:
 
 def _current(link: TableLink) -> Round | None:
     """The game the table's pages show: the one being played, else the latest."""
-    rounds = link.night.rounds.order_by("-number")
-    return next((r for r in rounds if r.open), None) or rounds.first()
+    return selectors.shown_round(link.night.rounds.order_by("-number"))
 
 
 def _resolve(request, token: str) -> tuple[TableLink, Round | None]:
@@ -62,18 +61,22 @@ def _polled(request) -> bool:
     return bool(request.htmx and request.GET.get("since"))
 
 
-def _unchanged(request, token: str) -> bool:
-    """A phone's poll with nothing new at its table since its page was drawn: the link, then the stamp.
+def _poll_stamp(request, token: str) -> tuple[tuple[int, int, int], str] | None:
+    """A phone's poll: its live link (id, night, table), counted against the link's poll budget, and the stamp the
+    table has now for the game the page was drawn for. None: no live link at `token` (the full answer says why).
 
-    The stamp names the game it was drawn for and the night's last move: while the night has not moved, that game
-    is still the one the page shows. A poll counts against the link's poll budget."""
-    found = selectors.active_link(token)
-    if found is None:
-        return False  # the full answer says why
-    pk, night_id, table = found
-    _spend(pk, poll=True)
-    since = request.GET.get("since")
-    return since == selectors.table_stamp(night_id, selectors.stamp_round(since), table)
+    The stamp names that game and the night's last move: while the night has not moved, that game is still the one
+    the page shows."""
+    polled = selectors.table_poll(token, selectors.stamp_round(request.GET.get("since")))
+    if polled is not None:
+        _spend(polled[0][0], poll=True)
+    return polled
+
+
+def _unchanged(request, token: str) -> bool:
+    """A phone's poll with nothing new at its table since its page was drawn."""
+    polled = _poll_stamp(request, token)
+    return polled is not None and polled[1] == request.GET.get("since")
 
 
 class TooMany(Exception):
@@ -152,12 +155,27 @@ def _page(request, link: TableLink, round_: Round | None, *, poll: bool = False,
 
 @_limited
 def table_link(request, token: str):
-    """The table's page; its poll (`?since=`) answers 204 while nothing changed at the table."""
-    poll = _polled(request)
-    if poll and _unchanged(request, token):
+    """The table's page; its poll (`?since=`) answers 204 while nothing changed at the table.
+
+    A poll after a move (the game closed, the next one seated) is drawn from the night's reading shared by all its
+    table phones (`table_room`: the night, the game shown and every table's seats, read once per move), not from
+    readings of its own: every table of the night asks within a few seconds of the move."""
+    if not _polled(request):
+        link = _link(token)
+        return _page(request, link, _current(link))
+    polled = _poll_stamp(request, token)
+    if polled is None:
+        _link(token, counted=True)  # no live link: its "not found" says why
+        raise Http404
+    (pk, night_id, table), stamp = polled
+    if stamp == request.GET.get("since"):
         return HttpResponse(status=204)
-    link = _link(token, counted=poll)
-    return _page(request, link, _current(link), poll=poll)
+    room = selectors.table_room(night_id, stamp.partition(":")[0])
+    if room is None:
+        raise Http404("There is no table link at this address: scan the code on the table's card.")
+    link = TableLink(pk=pk, token=token, table=table, night=room.night, active=True)
+    seats = dict(room.seats.get(table, {})) if room.round is not None else {}
+    return _page(request, link, room.round, poll=True, seats=seats)
 
 
 @_limited
