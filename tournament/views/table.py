@@ -5,6 +5,9 @@ Each request is counted against the link: more than a phone could sensibly send 
 
 from __future__ import annotations
 
+import copy
+from typing import NoReturn
+
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
@@ -33,15 +36,20 @@ def _spend(link_id: int, *, poll: bool) -> None:
         raise TooMany
 
 
+def _missing(token: str) -> NoReturn:
+    """No live link at `token`: "not found", saying why."""
+    if TableLink.objects.filter(token=token).exists():  # only on the refusal's path: a retired link
+        raise Http404("This table link is no longer in use: scan the code on the table's card again.")
+    raise Http404(
+        "There is no table link at this address: check it was typed whole, or scan the code on the table's card."
+    )
+
+
 def _link(token: str, *, counted: bool = False) -> TableLink:
     """The table's active link, its request counted (unless a poll's check has counted it already)."""
     link = TableLink.objects.select_related("night").filter(token=token, active=True).first()
     if link is None:
-        if TableLink.objects.filter(token=token).exists():  # only on the refusal's path: a retired link
-            raise Http404("This table link is no longer in use: scan the code on the table's card again.")
-        raise Http404(
-            "There is no table link at this address: check it was typed whole, or scan the code on the table's card."
-        )
+        _missing(token)
     if not counted:
         _spend(link.pk, poll=False)
     return link
@@ -52,9 +60,29 @@ def _current(link: TableLink) -> Round | None:
     return selectors.shown_round(link.night.rounds.order_by("-number"))
 
 
-def _resolve(request, token: str) -> tuple[TableLink, Round | None]:
-    link = _link(token)
-    return link, _current(link)
+def _at(token: str, polled: tuple[tuple[int, int, int], str] | None) -> tuple[TableLink, selectors.TableRoom]:
+    """The table's live link and its night's reading shared by all its table phones (`table_room`: the night, the
+    game the pages show, every table's seats), at the night's move stamp in `polled` (`table_poll`'s answer)."""
+    if polled is None:
+        _missing(token)
+    (pk, night_id, table), stamp = polled
+    room = selectors.table_room(night_id, stamp.partition(":")[0])
+    if room is None:
+        _missing(token)
+    return TableLink(pk=pk, token=token, table=table, night=room.night, active=True), room
+
+
+def _resolve(request, token: str) -> tuple[TableLink, Round | None, dict[str, str]]:
+    """For an action from the table's phone: its live link (the request counted), the game its pages show and the
+    table's players in it by seat, from the night's shared reading. The game is this request's own copy: the
+    action locks and reads it again, and the page after it reads it once more."""
+    polled = selectors.table_poll(token, None)
+    if polled is not None:
+        _spend(polled[0][0], poll=False)
+    link, room = _at(token, polled)
+    if room.round is None:
+        return link, None, {}
+    return link, copy.copy(room.round), dict(room.seats.get(link.table, {}))
 
 
 def _polled(request) -> bool:
@@ -164,25 +192,17 @@ def table_link(request, token: str):
         link = _link(token)
         return _page(request, link, _current(link))
     polled = _poll_stamp(request, token)
-    if polled is None:
-        _link(token, counted=True)  # no live link: its "not found" says why
-        raise Http404
-    (pk, night_id, table), stamp = polled
-    if stamp == request.GET.get("since"):
+    if polled is not None and polled[1] == request.GET.get("since"):
         return HttpResponse(status=204)
-    room = selectors.table_room(night_id, stamp.partition(":")[0])
-    if room is None:
-        raise Http404("There is no table link at this address: scan the code on the table's card.")
-    link = TableLink(pk=pk, token=token, table=table, night=room.night, active=True)
-    seats = dict(room.seats.get(table, {})) if room.round is not None else {}
+    link, room = _at(token, polled)
+    seats = dict(room.seats.get(link.table, {})) if room.round is not None else {}
     return _page(request, link, room.round, poll=True, seats=seats)
 
 
 @_limited
 @require_POST
 def link_submit(request, token: str):
-    link, round_ = _resolve(request, token)
-    seats = _seats(round_, link.table) if round_ else {}
+    link, round_, seats = _resolve(request, token)
     three = seats if is_three(seats) else None
     form = TableScoreForm(request.POST, confirm=link.night.confirm_results, three=three)
     if form.is_valid() and round_ is not None:
@@ -204,7 +224,7 @@ def link_submit(request, token: str):
 @_limited
 @require_POST
 def link_confirm(request, token: str):
-    link, round_ = _resolve(request, token)
+    link, round_, seats = _resolve(request, token)
     form = ConfirmForm(request.POST)
     if form.is_valid() and round_ is not None:
         try:
@@ -218,8 +238,8 @@ def link_confirm(request, token: str):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            return _saved(_page(request, link, round_, saved=True))
-    return _page(request, link, round_, confirm_form=form)
+            return _saved(_page(request, link, round_, seats=seats, saved=True))
+    return _page(request, link, round_, seats=seats, confirm_form=form)
 
 
 def _saved(response):
@@ -260,7 +280,7 @@ def link_hands(request, token: str):
 @_limited
 @require_POST
 def link_hand_add(request, token: str):
-    link, round_ = _resolve(request, token)
+    link, round_, _ = _resolve(request, token)
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
     round_ = _hand_round(link, round_)
     drawn_for = _drawn_for(request)
@@ -270,7 +290,7 @@ def link_hand_add(request, token: str):
 @_limited
 @require_POST
 def link_hand_undo(request, token: str):
-    link, round_ = _resolve(request, token)
+    link, round_, _ = _resolve(request, token)
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
     round_ = _hand_round(link, round_)
     return undo_hand(request, round_, link.table, urls=_urls(link), extra=extra, drawn_for=_drawn_for(request))
@@ -280,7 +300,7 @@ def link_hand_undo(request, token: str):
 @require_POST
 def link_finish(request, token: str):
     """Game over from the table's phone: with confirmation on, a code from each side of the table."""
-    link, round_ = _resolve(request, token)
+    link, round_, _ = _resolve(request, token)
     round_ = _hand_round(link, round_)
     extra = {"table_link": True, "needs_confirmer": link.night.confirm_results}
     form = FinishForm(request.POST)
