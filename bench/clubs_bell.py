@@ -159,11 +159,14 @@ def _new_page(night: int, at: float) -> None:
 
 
 def seat_waits() -> list[float]:
-    """Each player's phone's wait from its night's last score answered to its first new page after it."""
+    """Each player's phone's wait from its night's last score answered to its first new page after it.
+
+    The close is the only move in a run (the bells are rung before it starts), so a phone's first new page is its
+    new seat. One drawn between the close's commit and its answer reaching this process waited nothing: 0."""
     waits = []
     for night, saved in SAVED_AT.items():
         closed = max(saved)
-        waits += [at - closed for at in NEW_PAGE_AT.get(night, []) if at >= closed]
+        waits += [max(0.0, at - closed) for at in NEW_PAGE_AT.get(night, [])]
     return sorted(waits)
 
 

@@ -90,6 +90,8 @@ class Handler:
 
 def prepare(count: int) -> list[dict]:
     """`count` nights of 100 players, game 1 under way and its bell rung, every table's link made."""
+    from django.urls import reverse
+
     from tournament import game, services
     from tournament.services import clubs, table_links_ensure
     from tournament.simulation import player_names
@@ -102,14 +104,45 @@ def prepare(count: int) -> list[dict]:
         round_ = game.round_start(round_=services.night_draw(night=night, seed=n))
         game.round_ring_bell(round_=round_)
         links = table_links_ensure(night=night)
+        keeper = services.keeper_add(night=night, username=f"cost-keeper-{n}", password="tally-card-77")
         nights.append(
             {
                 "night": night.pk,
                 "tokens": [link.token for link in links],
                 "players": list(night.entries.values_list("player_id", flat=True)),
+                "session": session_of(keeper),
+                "desk": reverse("scoring:keeper_desk", args=[night.pk]),
             }
         )
     return nights
+
+
+def session_of(user) -> str:
+    """A signed-in session for `user`, as its login would make."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def desk_fields(page: str, prefix: str) -> dict[str, str]:
+    """The hidden fields of one desk row's form (its key and version), as the browser sends them."""
+    import html
+
+    found = {}
+    for tag in re.findall(r"<input[^>]*>", page):
+        name = re.search(r'name="([^"]+)"', tag)
+        if name and name.group(1).startswith(prefix) and 'type="hidden"' in tag:
+            value = re.search(r'value="([^"]*)"', tag)
+            found[name.group(1)] = html.unescape(value.group(1)) if value else ""
+    return found
 
 
 def timed(call, requests, profile: cProfile.Profile | None = None) -> tuple[list[float], list[int], list]:
@@ -191,26 +224,42 @@ def main() -> None:
     from full_room import played_score
 
     caches["limits"].clear()
-    posts = []
+    phone_posts, desk_posts, closing = [], [], []
     for night in nights:
-        for token in night["tokens"]:
-            status, headers, page = call(f"/t/{token}/")
-            assert status == 200, (status, page[:200])
-            cookie = next(v.strip() for k, v in headers if k == "Set-Cookie" and "csrftoken=" in v)
-            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-            key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+        _status, headers, desk = call(night["desk"], headers={"Cookie": f"sessionid={night['session']}"})
+        cookie = next(v.strip().split(";")[0] for k, v in headers if k == "Set-Cookie" and "csrftoken=" in v)
+        desk_csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', desk).group(1)
+        for table, token in enumerate(night["tokens"], start=1):
             ns, ew = played_score()
-            fields = {"csrfmiddlewaretoken": csrf, "key": key, "side": "NS", "ns_points": ns, "ew_points": ew}
-            body = urlencode({**fields, "last_hand_winner": "NS", "game": "1"}).encode()
-            posts.append((f"/t/{token}/score/", "", body, {"Cookie": cookie.split(";")[0], "X-CSRFToken": csrf}))
-    profile = cProfile.Profile() if args.profile == "score" else None
-    cpu, statements, answers = timed(call, posts, profile)
-    assert all("Saved." in content for _status, _headers, content in answers), "a score was not saved"
-    last = {len(night["tokens"]) * (n + 1) - 1 for n, night in enumerate(nights)}  # each night's last table
-    report("score", *[[x for i, x in enumerate(column) if i not in last] for column in (cpu, statements, answers)])
-    report("score, closing", *[[x for i, x in enumerate(column) if i in last] for column in (cpu, statements, answers)])
-    if profile is not None:
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+            if table % 2:  # the odd tables from their phone: its page, then its form's POST
+                status, headers, page = call(f"/t/{token}/")
+                assert status == 200, (status, page[:200])
+                mine = next(v.strip().split(";")[0] for k, v in headers if k == "Set-Cookie" and "csrftoken=" in v)
+                csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+                key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+                fields = {"csrfmiddlewaretoken": csrf, "key": key, "side": "NS", "ns_points": ns, "ew_points": ew}
+                body = urlencode({**fields, "last_hand_winner": "NS", "game": "1"}).encode()
+                post = (f"/t/{token}/score/", "", body, {"Cookie": mine, "X-CSRFToken": csrf})
+            else:  # the even ones from the keeper's desk: its row's form, as the desk's Save sends it
+                fields = {
+                    "csrfmiddlewaretoken": desk_csrf,
+                    **desk_fields(desk, f"t{table}-"),
+                    f"t{table}-ns_points": ns,
+                    f"t{table}-ew_points": ew,
+                    f"t{table}-last_hand_winner": "NS",
+                }
+                path = f"{night['desk'].removesuffix('desk/')}games/1/tables/{table}/desk/"
+                cookies = f"sessionid={night['session']}; {cookie}"
+                post = (path, "", urlencode(fields).encode(), {"Cookie": cookies, "X-CSRFToken": desk_csrf})
+            (closing if table == len(night["tokens"]) else phone_posts if table % 2 else desk_posts).append(post)
+    for kind, posts in (("score, phone", phone_posts), ("score, desk", desk_posts), ("score, closing", closing)):
+        profile = cProfile.Profile() if args.profile == kind else None
+        cpu, statements, answers = timed(call, posts, profile)
+        saved = ("Saved." in content or '<span class="ok">saved</span>' in content for _s, _h, content in answers)
+        assert all(saved), f"a score was not saved ({kind})"
+        report(kind, cpu, statements, answers)
+        if profile is not None:
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     from django.db import connections
 
     connections.close_all()

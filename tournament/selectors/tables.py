@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import connection, models
 from django.db.models import Count
@@ -263,6 +263,7 @@ class DeskRow:
     status: DeskState
     three: dict[str, str] | None = None  # a table of three: seat -> name (`ns` and `ew` then say who is where)
     locked: bool = False  # too many wrong codes at the table this game: only the keeper enters its score
+    seats: Mapping[str, str] = field(default_factory=dict)  # seat -> the player's name
 
     @property
     def winner_name(self) -> str:
@@ -319,22 +320,28 @@ def three_score(seats: dict[str, str], result: TableResult | None) -> str:
     return " · ".join(f"{seats.get(seat, seat)} {points[seat]}" for seat in order)
 
 
-def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
+def desk_rows(round_: Round, *, table: int | None = None, seats: Mapping[str, str] | None = None) -> list[DeskRow]:
     """Every table of a game with its state, for the keeper's desk (four queries); `table`: that table's row alone
-    (a row saved at the desk is drawn again without reading the other tables)."""
-    names: dict[int, dict[str, str]] = {}
+    (a row saved at the desk is drawn again without reading the other tables), and `seats` its players by seat when
+    the caller has read them (a score moves nobody within its game: three queries)."""
     only = {} if table is None else {"table": table}
-    seated = round_.seatings.filter(**only).annotate(entry_name=entry_name())
-    for at, seat, name in seated.values_list("table", "seat", "entry_name"):
-        names.setdefault(at, {})[seat] = name
+    names: dict[int, dict[str, str]] = {}
+    if seats is not None and table is not None:
+        names[table] = dict(seats)
+    else:
+        seated = round_.seatings.filter(**only).annotate(entry_name=entry_name())
+        for at, seat, name in seated.values_list("table", "seat", "entry_name"):
+            names.setdefault(at, {})[seat] = name
     results = {r.table: r for r in TableResult.objects.filter(round=round_, **only)}
     waiting: dict[int, list[Submission]] = {}
     for submission in Submission.objects.filter(
         round=round_, status__in=[Submission.Status.DRAFT, Submission.Status.DISPUTED], **only
     ).order_by("number"):
         waiting.setdefault(submission.table, []).append(submission)
-    misses = CodeMiss.objects.filter(round=round_, **only).values("table").annotate(n=Count("id"))
-    locked = {miss["table"] for miss in misses if miss["n"] >= CodeMiss.LIMIT}
+    locked: set[int] = set()
+    if round_.night.confirm_results:  # wrong codes are counted only where codes are asked (fixed from the draw on)
+        misses = CodeMiss.objects.filter(round=round_, **only).values("table").annotate(n=Count("id"))
+        locked = {miss["table"] for miss in misses if miss["n"] >= CodeMiss.LIMIT}
     rows = []
     for at in sorted(names):
         seats, result, pending = names[at], results.get(at), waiting.get(at, [])
@@ -359,6 +366,7 @@ def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
                     status,
                     seats,
                     at in locked,
+                    seats,
                 )
             )
             continue
@@ -371,6 +379,7 @@ def desk_rows(round_: Round, *, table: int | None = None) -> list[DeskRow]:
                 waiting=[s for s in pending if status != DeskState.DISPUTED or s.status == Submission.Status.DISPUTED],
                 status=status,
                 locked=at in locked,
+                seats=seats,
             )
         )
     return rows

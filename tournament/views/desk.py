@@ -112,8 +112,8 @@ def desk_live(request, night_id: int, number: int):
 @keeper_required
 @require_POST
 def desk_save(request, night_id: int, number: int, table: int):
-    night = get_object_or_404(Night, pk=night_id)
-    round_ = get_object_or_404(Round, night=night, number=number)
+    round_ = get_object_or_404(Round.objects.select_related("night"), night_id=night_id, number=number)
+    night = round_.night
     row = next(iter(desk_rows(round_, table=table)), None)
     if row is None:
         return HttpResponse(status=404)
@@ -129,13 +129,13 @@ def desk_save(request, night_id: int, number: int, table: int):
             apply_errors(form, error)
     if not request.htmx and saved:
         return redirect(f"{reverse('scoring:keeper_desk', args=[night.pk])}?game={number}")
-    night.refresh_from_db()
-    round_.refresh_from_db()
+    round_ = Round.objects.select_related("night").get(pk=round_.pk)  # the save may have moved the game on
+    night = round_.night
     if not request.htmx:  # refused: the whole desk again, this row's form as typed with the refusal beside it
         context = _desk(night, round_)
         context["rows"] = [(r, form if r.table == table else f) for r, f in context["rows"]]
         return TemplateResponse(request, TEMPLATE, context)
-    (row,) = desk_rows(round_, table=table)
+    (row,) = desk_rows(round_, table=table, seats=row.seats)
     if saved:
         form = _form(row, round_)
     context = {"night": night, "round": round_, "row": row, "form": form, "saved": saved}
