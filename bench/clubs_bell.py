@@ -48,6 +48,7 @@ from full_room import (  # noqa: E402
     NEXT_POLL,
     Tally,
     cpu_seconds,
+    desk_fields,
     percentile,
     played_score,
     poller,
@@ -132,17 +133,6 @@ print(json.dumps(out))
 """
 
 
-def _fields(page: str, prefix: str) -> dict[str, str]:
-    """The hidden fields of one desk row's form (its key and version), as the browser would send them."""
-    found = {}
-    for tag in re.findall(r"<input[^>]*>", page):
-        name = re.search(r'name="([^"]+)"', tag)
-        if name and name.group(1).startswith(prefix) and 'type="hidden"' in tag:
-            value = re.search(r'value="([^"]*)"', tag)
-            found[name.group(1)] = html.unescape(value.group(1)) if value else ""
-    return found
-
-
 def _remember(sent, night, table, ns, ew) -> None:
     sent.setdefault(night, {})[table] = (ns, ew)
     SAVED_AT.setdefault(night, []).append(time.monotonic())
@@ -195,7 +185,7 @@ async def keeper(port, spec, tables, opens, delays, until, tally, sent):
         cookie = re.search(r"csrftoken=([^;]+)", head).group(1)
         csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         poll = html.unescape(NEXT_POLL["desk"].search(page).group(1))
-        rows = {table: _fields(page, f"t{table}-") for table in tables}
+        rows = {table: desk_fields(page, f"t{table}-") for table in tables}
     except Exception as error:
         tally.errors.append(repr(error))
         return

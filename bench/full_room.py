@@ -86,6 +86,17 @@ async def request(port: int, method: str, path: str, body: bytes = b"", headers:
     return status, head.decode("latin-1"), content.decode("utf-8", "replace")
 
 
+def desk_fields(page: str, prefix: str) -> dict[str, str]:
+    """The hidden fields of one desk row's form (its key and version), as the browser would send them."""
+    found = {}
+    for tag in re.findall(r"<input[^>]*>", page):
+        name = re.search(r'name="([^"]+)"', tag)
+        if name and name.group(1).startswith(prefix) and 'type="hidden"' in tag:
+            value = re.search(r'value="([^"]*)"', tag)
+            found[name.group(1)] = html.unescape(value.group(1)) if value else ""
+    return found
+
+
 def played_score() -> tuple[int, int]:
     """A game score eight real hands could make (a table's paper total is refused when no hands make it)."""
     from scoring.rules import STANDARD, Hand, score_hand

@@ -132,19 +132,6 @@ def session_of(user) -> str:
     return session.session_key
 
 
-def desk_fields(page: str, prefix: str) -> dict[str, str]:
-    """The hidden fields of one desk row's form (its key and version), as the browser sends them."""
-    import html
-
-    found = {}
-    for tag in re.findall(r"<input[^>]*>", page):
-        name = re.search(r'name="([^"]+)"', tag)
-        if name and name.group(1).startswith(prefix) and 'type="hidden"' in tag:
-            value = re.search(r'value="([^"]*)"', tag)
-            found[name.group(1)] = html.unescape(value.group(1)) if value else ""
-    return found
-
-
 def timed(call, requests, profile: cProfile.Profile | None = None) -> tuple[list[float], list[int], list]:
     """Each request's CPU milliseconds and SQL statements, and its answer."""
     from django.db import connection
@@ -221,7 +208,7 @@ def main() -> None:
         if profile is not None:
             pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
 
-    from full_room import played_score
+    from full_room import desk_fields, played_score
 
     caches["limits"].clear()
     phone_posts, desk_posts, closing = [], [], []
