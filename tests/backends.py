@@ -85,10 +85,10 @@ def pytest_collection_modifyitems(config, items):
     """Order the tests for pytest-xdist's worksteal, which gives each test process one run of the list in order
     (the first N/k tests to one, the next to another) and then lets an idle process take the back half of a busy
     one's queue. The long tests are dealt out longest first to the process with the least to do, so no process is
-    left with a chain of them at the end; the browser tests go to the first one or two processes only (their
-    pages' polls are timed, and a browser in every process would slow them all), the rest of the long tests to
-    whichever has least. Each run then takes short tests up to its share. Without xdist the order is the usual
-    one."""
+    left with a chain of them at the end; the browser tests go to all but one of the processes, three at most (the
+    first of two: their pages' polls are timed, and a browser in every process would slow them all), the rest of
+    the long tests to whichever has least. Each run then takes short tests up to its share. Without xdist the order
+    is the usual one."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers < 2 or len(items) < workers:
         return

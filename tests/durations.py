@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-LINE = re.compile(r"^([0-9.]+)s (?:call|setup|teardown)\s+(\S+)")
+LINE = re.compile(r"^([0-9.]+)s (?:call|setup|teardown)\s+(.+?)\s*$")  # an id may hold spaces
 
 
 def main(path: str) -> None:
