@@ -146,3 +146,21 @@ def test_a_refused_close_is_read_with_its_button(keeper_client, playing):
     page = Page(keeper_client.post(url, {"seen": game.seen(playing)}).content.decode())
     assert "desk-close-error" in page.ids
     assert page.described("desk-close")[0].startswith("Tables")
+
+
+def test_a_tied_game_reopened_at_the_desk_shows_who_won_its_last_hand_and_its_history_says_so(keeper_client, playing):
+    """A keeper who opens a tied table's slip again (to correct it after the game closed) finds the last hand's
+    winner as it was saved, not an empty choice that a second save would refuse; the table's history line says it."""
+    from html import unescape
+
+    saved = save(keeper_client, playing, 2, ns_points="4", ew_points="4", last_hand_winner="EW")
+    assert "id_t2-last_hand_winner" in saved.ids
+    game.table_result_submit(round_=playing, table=1, ns_points=5, ew_points=3)
+    game.round_close(round_=playing)
+    reopened = keeper_client.get(reverse("scoring:keeper_desk", args=[playing.night_id]), {"game": "1"})
+    html = reopened.content.decode()
+    choice = html[html.index('id="id_t2-last_hand_winner"') :]
+    choice = choice[: choice.index("</select>")]
+    assert '<option value="EW" selected>' in choice and '<option value="NS" selected>' not in choice
+    history = reverse("scoring:table_history", args=[playing.night_id, 1, 2])
+    assert "4–4, last hand East–West" in unescape(keeper_client.get(history).content.decode())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.models import Submission, TableResult
 from tournament.score_forms import ScoreForm
 from tournament.selectors import night_standings
 
@@ -16,24 +17,23 @@ def score_form(table, *, data=None) -> ScoreForm:
     """The night page's score form for one table (`selectors.TableView`): two sides, or a table of three's
     three players."""
     result = table.result
-    initial = (
-        {
-            **result_points(result),
-            "version": result.version,
-            "last_hand_winner": result.winner if result.tie_break == "last_hand" else "",
-        }
-        if result
-        else {}
-    )
+    initial = {**result_points(result), "version": result.version} if result else {}
     three = dict(table.seats) if table.three else None
     return ScoreForm(data=data, initial=initial, prefix=f"t{table.number}", three=three)
 
 
-def result_points(result) -> dict[str, int]:
-    """A stored result's (or a table's entry's) totals as a score form's initial values."""
+def result_points(result: TableResult | Submission) -> dict[str, Any]:
+    """A stored result's (or a table's entry's) totals as a score form's initial values, with who won a tied
+    game's last hand (the result's winner when the last hand broke its tie; the entry's own choice)."""
+    if isinstance(result, Submission):
+        last = result.last_hand_winner
+    else:
+        last = result.winner if result.tie_break == TableResult.TieBreak.LAST_HAND else ""
     if result.seat_points is not None:
-        return {f"{seat.lower()}_points": points for seat, points in result.seat_points.items()}
-    return {"ns_points": result.ns_points, "ew_points": result.ew_points}
+        points = {f"{seat.lower()}_points": value for seat, value in result.seat_points.items()}
+    else:
+        points = {"ns_points": result.ns_points, "ew_points": result.ew_points}
+    return {**points, "last_hand_winner": last}
 
 
 def players_context(night: Night, **forms: Any) -> dict[str, Any]:
