@@ -176,6 +176,17 @@
     }
   });
 
+  // The game closed while the keeper was at its desk (the last slip in after the bell, on a night that moves on by
+  // itself): the live poll draws the desk again as a closed game, and the cursor, which was on Close or the bar,
+  // falls to the page. It goes to "Open game N's desk", one Enter away; after live.js has put back a cursor that
+  // was in a box (a zero-delay turn), and only if the cursor is nowhere.
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    window.setTimeout(function () {
+      var next = document.getElementById("desk-next");
+      if (next && (!document.activeElement || document.activeElement === document.body)) next.focus();
+    }, 0);
+  });
+
   // A table whose score came in from its phone while the keeper was typing its slip (marked by live.js): a save
   // from its row would replace that score, so the desk asks first (Enter, or the button).
   document.addEventListener("htmx:confirm", function (event) {

@@ -424,3 +424,30 @@ def test_a_score_that_came_in_from_the_phone_while_the_keeper_typed_its_slip_is_
     desk.wait_for_function("() => document.querySelector('#desk-2').innerText.includes('5–1')", timeout=POLL)
     result.refresh_from_db()
     assert (result.ns_points, result.ew_points) == (5, 1) and len(asked) == 2
+
+
+def test_when_the_last_slip_moves_the_night_on_the_cursor_waits_on_the_next_game_s_desk(live_server, browser):
+    """On a night that moves on by itself, the last slip in after the bell closes the game and seats the next: the
+    desk is drawn again as a closed game, and the keeper's cursor waits on "Open game 2's desk" (it fell to the page
+    before, and the next Tab landed on a history link), so Enter takes them on to the next stack of slips."""
+    from tournament import game
+
+    night, round_ = night_started(players=8)
+    night.auto_advance = True
+    night.save(update_fields=["auto_advance"])
+    game.round_ring_bell(round_=round_)
+    desk = desk_by_keys(browser, live_server, night)
+    wait_focus(desk, "t1-ns_points")
+    for table, score in ((1, ("6", "2")), (2, ("3", "5"))):
+        desk.keyboard.type(score[0])
+        desk.keyboard.press("Tab")
+        desk.keyboard.type(score[1])
+        desk.keyboard.press("Enter")
+        desk.wait_for_selector(f"#desk-{table}.state-in")
+    desk.wait_for_selector("#desk-next", timeout=POLL)
+    wait_focus(desk, "desk-next")
+    assert desk.locator("#desk-next").inner_text() == "Open game 2's desk"
+    shot(desk, "9-next-game")
+    desk.keyboard.press("Enter")
+    desk.wait_for_url("**/desk/?game=2")
+    wait_focus(desk, "t1-ns_points")  # game 2's first missing table
