@@ -59,6 +59,17 @@ def wait_focus(page, name: str) -> None:
     page.wait_for_function("name => (document.activeElement.name || document.activeElement.id) === name", arg=name)
 
 
+def two_slips(desk) -> None:
+    """The keeper types two tables' slips, 6–2 and 3–5, each saved with Enter, the cursor going on by itself."""
+    wait_focus(desk, "t1-ns_points")
+    for table, score in ((1, ("6", "2")), (2, ("3", "5"))):
+        desk.keyboard.type(score[0])
+        desk.keyboard.press("Tab")
+        desk.keyboard.type(score[1])
+        desk.keyboard.press("Enter")
+        desk.wait_for_selector(f"#desk-{table}.state-in")
+
+
 def selected(page) -> str:
     """The text selected in the box that has the cursor (what typing will replace)."""
     return page.evaluate(
@@ -281,13 +292,7 @@ def test_on_the_night_s_last_game_a_stray_enter_after_the_last_slip_does_not_fin
     round_ = game.round_start(round_=services.night_draw(night=night, seed=3))
     services.keeper_add(night=night, username="kate", password=PASSWORD)
     desk = desk_by_keys(browser, live_server, night)
-    wait_focus(desk, "t1-ns_points")
-    for table, score in ((1, ("6", "2")), (2, ("3", "5"))):
-        desk.keyboard.type(score[0])
-        desk.keyboard.press("Tab")
-        desk.keyboard.type(score[1])
-        desk.keyboard.press("Enter")
-        desk.wait_for_selector(f"#desk-{table}.state-in")
+    two_slips(desk)
     desk.wait_for_selector("text=Every table is in.", timeout=POLL)
     assert "closing it finishes the night" in desk.locator("#desk-bar").inner_text()
     assert desk.locator("#desk-close").inner_text() == "Close game 1 and finish the night"
@@ -437,13 +442,7 @@ def test_when_the_last_slip_moves_the_night_on_the_cursor_waits_on_the_next_game
     night.save(update_fields=["auto_advance"])
     game.round_ring_bell(round_=round_)
     desk = desk_by_keys(browser, live_server, night)
-    wait_focus(desk, "t1-ns_points")
-    for table, score in ((1, ("6", "2")), (2, ("3", "5"))):
-        desk.keyboard.type(score[0])
-        desk.keyboard.press("Tab")
-        desk.keyboard.type(score[1])
-        desk.keyboard.press("Enter")
-        desk.wait_for_selector(f"#desk-{table}.state-in")
+    two_slips(desk)
     desk.wait_for_selector("#desk-next", timeout=POLL)
     wait_focus(desk, "desk-next")
     assert desk.locator("#desk-next").inner_text() == "Open game 2's desk"
