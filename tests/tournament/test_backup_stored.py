@@ -17,7 +17,8 @@ gave them, and the Money page's draws numbered and keyed, both 3 Dec 2026; the M
 time zone, named in its column, and a comp as no money in, and the Money page's "the prizes leave", fixed amounts
 taken off too, 3 Dec 2026; the Money CSV's side pots line by line, who won each named, and the sheets' headings
 "after 3 games", not "3 game(s)", and each standings cell's name for a phone with large text (`data-label`),
-5 Dec 2026). They were made with
+5 Dec 2026; the reconciliation and the Money CSV's totals naming who each side pot paid, 5 Dec 2026). They were
+made with
 
     STORED_BACKUPS=write .venv/bin/pytest tests/tournament/test_backup_stored.py -k make   # the backups
     STORED_BACKUPS=read .venv/bin/pytest tests/tournament/test_backup_stored.py -k restores  # what they read

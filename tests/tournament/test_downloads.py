@@ -9,7 +9,7 @@ with
     CSV_BEFORE=write .venv/bin/pytest tests/tournament/test_downloads.py -k reads_as_before
 
 and is rewritten only where a CSV is changed on purpose (the diff then shows that change and nothing else; so far:
-the Money CSV's side pots line by line, 5 Dec 2026).
+the Money CSV's side pots line by line, 5 Dec 2026; its totals naming who each side pot paid, 5 Dec 2026).
 """
 
 from __future__ import annotations

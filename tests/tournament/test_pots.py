@@ -54,7 +54,8 @@ def test_a_line_the_pot_cannot_take_is_refused_beside_the_field_and_nothing_is_s
 
 def test_the_money_spreadsheet_names_who_won_each_side_pot_line_by_line(organizer_client, night):
     """The treasurer's spreadsheet had each pot's totals only: who took the 50/50 is a line of its own, with the time
-    and who wrote it, and a reason typed as a formula stays text."""
+    and who wrote it, and a reason typed as a formula stays text. The printed reconciliation, which two people sign,
+    names who took each pot's money too (it said "paid out")."""
     import csv
     import io
 
@@ -75,11 +76,18 @@ def test_the_money_spreadsheet_names_who_won_each_side_pot_line_by_line(organize
     ]
     assert rows[start + 5] == [] and rows[start + 6][0] == "total"
     totals = {row[1]: row[3] for row in rows if row and row[0] == "total"}
-    assert totals["Side pots: 50/50: paid out"] == "85.00" and totals["Side pots: 50/50: in"] == "170.00"
+    assert totals["Side pots: 50/50: paid to Ann Kowalski, ticket 41"] == "85.00"
+    assert totals["Side pots: 50/50: in"] == "170.00"
     # Each pot's lines add up to what it leaves with the house, as the totals say (a trial summed the column).
     for pot in ("50/50", "Bump cup"):
         left = sum(float(row[3]) for row in lines if row[1] == pot)
         assert f"{left:.2f}" == totals[f"Side pots: {pot}: left with the house"]
+    from pypdf import PdfReader
+
+    sheet = organizer_client.get(reverse("tournament:reconciliation_pdf", args=[night.pk]))
+    printed = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(sheet.content)).pages).split())
+    assert "50/50: paid to Ann Kowalski, ticket 41 $85.00" in printed and "Bump cup: paid to =table 3 $12.00" in printed
+    assert ": paid out" not in printed
 
 
 def test_a_carried_jackpot_is_taken_in_by_the_next_night_of_the_season_once(organizer_client, organizer):

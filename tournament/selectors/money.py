@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -368,8 +369,10 @@ class NightPots:
     waiting: list[tuple[PotLine, str, str]]
 
 
-def pot_totals(night: Night) -> list[money.PotTotal]:
-    return money.pot_totals(money.PotLine(line.pot, line.kind, line.cents) for line in night.pot_lines.all())
+def pot_totals(night: Night, lines: Iterable[PotLine] | None = None) -> list[money.PotTotal]:
+    """Each side pot's totals, from the night's pot lines (`lines`, when the caller has read them)."""
+    lines = night.pot_lines.all() if lines is None else lines
+    return money.pot_totals(money.PotLine(line.pot, line.kind, line.cents) for line in lines)
 
 
 def night_pots(night: Night) -> NightPots:
@@ -425,7 +428,8 @@ def night_close(night: Night, standings: NightStandings | None = None) -> NightC
         )
         for award in standings.awards
     ]
-    pots = pot_totals(night)
+    lines = list(night.pot_lines.all())
+    pots = pot_totals(night, lines)
     close = money.reconcile(door.cash, night.house_share, [row.money for row in by_prize.values()], pots)
     currency = night.currency
 
@@ -464,7 +468,16 @@ def night_close(night: Night, standings: NightStandings | None = None) -> NightC
     for total in pots:
         figures += [
             figure("Side pots", f"{total.pot}: in", total.came_in),
-            *([figure("Side pots", f"{total.pot}: paid out", total.paid)] if total.paid else []),
+            # each winner by name, as the pot's record has them: who took the cash home
+            *(
+                figure(
+                    "Side pots",
+                    f"{total.pot}: paid to {line.reason}" if line.reason else f"{total.pot}: paid out",
+                    line.cents,
+                )
+                for line in lines
+                if line.pot == total.pot and line.kind == PotLine.Kind.PAID
+            ),
             *(
                 [figure("Side pots", f"{total.pot}: carried over to the next night", total.carried)]
                 if total.carried
