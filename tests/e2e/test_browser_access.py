@@ -272,6 +272,20 @@ def test_the_hand_page_fits_a_phone_with_the_text_at_twice_its_size(live_server,
         page.evaluate("window.scrollTo(0, 0)")
         shot(page, f"hands-390-200-percent-{state.replace(' ', '-')}", whole=False)
     assert page.locator(".score-names .who").nth(1).inner_text().startswith("E–W")
+    # The head table's page: its "Head table" badge one piece (it broke into two dark blocks), the hands table
+    # inside its panel.
+    for maker, tricks in (("E", 3), ("N", 5)):
+        game.hand_record(round_=playing, table=1, hand=rules.Hand(makers="", maker=maker, tricks=tricks, alone=False))
+    page.goto(f"{live_server.url}/t/{tokens[1]}/hands/")
+    assert page.locator(".hand-title .tag").inner_text() == "Head table"
+    assert page.evaluate("document.querySelector('.hand-title .tag').getClientRects().length") == 1
+    hands, panel = page.locator("table.hands").bounding_box(), page.locator(".hand-panel").bounding_box()
+    assert hands["x"] >= panel["x"] - 0.5 and hands["x"] + hands["width"] <= panel["x"] + panel["width"] + 0.5
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "hands-390-200-percent-head-table", whole=False)
+    page.set_viewport_size({"width": 320, "height": 700})  # a small phone: the title wraps where the badge is
+    assert page.evaluate("document.querySelector('.hand-title .tag').getClientRects().length") == 1
+    shot(page, "hands-320-200-percent-head-table", whole=False)
     wide = browser.new_page(viewport=WIDE)
     wide_setting = larger_text(wide)
     wide.goto(url)
