@@ -18,6 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from tests.conftest import register
 from tournament import game, selectors, services
+from tournament.charts import short_name
 from tournament.models import Night, Round
 from tournament.rehearsal import simulate
 from tournament.selectors import game_lines
@@ -188,7 +189,7 @@ def test_a_card_printed_after_the_draw_shows_game_1s_table_and_seat(drawn, paper
                 for other, (at, where) in seats.items()
                 if at == table and where == {"N": "S", "S": "N", "E": "W", "W": "E"}[seat]
             )
-            assert partner.startswith(first["Partner"].rstrip("…"))
+            assert first["Partner"] in (partner, short_name(partner)) or partner.startswith(first["Partner"][:-1])
         else:  # two of the ten sit game 1 out
             assert first.get("Table") == "bye" and "Seat" not in first
         assert set(first) <= {"Game", "Table", "Seat", "Partner"}  # nothing scored yet
@@ -285,3 +286,27 @@ def test_a_card_with_nothing_scored_has_an_empty_total_row(drawn, paper, per_pag
     assert len(named) == 10 and len(blank) == 4
     for card in named + blank:
         assert card.rows["Total"] == {"Game": "Total"}, card.title
+
+
+@pytest.mark.parametrize("per_page", [1, 2, 4])
+def test_a_partner_whose_name_is_too_long_for_the_card_reads_as_first_name_and_initial(db, per_page):
+    """A 40-letter name did not fit the partner's column and was cut ("Bartholomew Featherstonehaugh-Wimb…"): who
+    to look for across the hall then reads "Bartholomew F.", the way the room says it, never half a name."""
+    night = services.night_create(name="Long names", games=2, auto_advance=False)
+    long = "Bartholomew Featherstonehaugh-Wimbledon"
+    services.players_register(night=night, names=[long, "Ann Lee", "Bob Ray", "Cy Orr"])
+    round_ = services.night_draw(night=night, seed=1)
+    seats = _seats_of(round_)
+    table, seat = seats[long]
+    partner_of_long = next(
+        name
+        for name, (at, where) in seats.items()
+        if at == table and where == {"N": "S", "S": "N", "E": "W", "W": "E"}[seat]
+    )
+    cards = {
+        card.title.split(" · ")[0]: card
+        for card in every_card(printing.sheet_bytes(night, "tally-cards", per_page=per_page))
+    }
+    shown = cards[partner_of_long].rows["1"]["Partner"]
+    assert shown in (long, "Bartholomew F."), shown
+    assert "…" not in shown

@@ -25,6 +25,7 @@ from reportlab.platypus import (
 
 from scoring.seats import SEAT_NAMES
 
+from ...charts import short_name
 from ...selectors import GameLine, GameSeat
 from ..pdfgrid import Fit, Grid, line_height
 from ..qr import draw_qr
@@ -143,7 +144,7 @@ def _game_row(number: int, line: GameLine | None, seat: GameSeat | None, small: 
             str(number),
             str(line.table),
             line.seat,
-            Fit(line.partner, 6 if small else 8, size if small else 10),
+            Fit(line.partner, 6 if small else 8, size if small else 10, short=short_name(line.partner)),
             str(line.tally),
             "✓" if line.won else "",
             _loners(line.extras.loners_made, line.extras.loners_tried),
@@ -154,7 +155,7 @@ def _game_row(number: int, line: GameLine | None, seat: GameSeat | None, small: 
     if seat is not None and seat.bye:
         return [str(number), "bye"] + [""] * 8
     if seat is not None:  # drawn, not played: the opponents initial the box, and the pen writes the rest
-        partner = Fit(seat.partner, 6 if small else 8, size if small else 10)
+        partner = Fit(seat.partner, 6 if small else 8, size if small else 10, short=short_name(seat.partner))
         return [str(number), str(seat.table), seat.seat, partner] + [""] * 6
     return [str(number)] + [""] * 9
 
