@@ -597,14 +597,17 @@ def _check_drawn_for(round_: Round, drawn_for: int | None) -> None:
     """
     if drawn_for is None or drawn_for == round_.number:
         return
-    now = f"game {round_.number}"
-    if 0 < drawn_for < round_.number:
-        message = f"Game {drawn_for} is over: this table is on {now} now. Nothing was saved; here is {now}."
-    elif drawn_for > round_.number:
-        message = f"Game {drawn_for} has not started yet. Nothing was saved; here is {now}."
-    else:
-        message = f"This page was drawn before the app was updated. Nothing was saved; here is {now}."
-    raise ValidationError({"__all__": message})
+    raise ValidationError({"__all__": drawn_for_words(round_.number, drawn_for)})
+
+
+def drawn_for_words(number: int, drawn_for: int) -> str:
+    """Why an action from a page drawn for game `drawn_for` was refused when the table is on game `number`."""
+    now = f"game {number}"
+    if 0 < drawn_for < number:
+        return f"Game {drawn_for} is over: this table is on {now} now. Nothing was saved; here is {now}."
+    if drawn_for > number:
+        return f"Game {drawn_for} has not started yet. Nothing was saved; here is {now}."
+    return f"This page was drawn before the app was updated. Nothing was saved; here is {now}."
 
 
 def _require_scores_open(round_: Round) -> None:

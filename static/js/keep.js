@@ -64,15 +64,20 @@
     });
   }
 
+  // The words of the server's own error page ("This table link is no longer in use: …"), "" when it has none.
+  // live.js says a poll's "not found" with them too.
+  function serverWords(xhr) {
+    if (!xhr || !xhr.responseText) return "";
+    var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var big = page.querySelector("main .big, .card .big");
+    return big ? big.textContent.trim() : "";
+  }
+  window.headTableServerWords = serverWords;
+
   // Any other form sent by htmx whose answer is an error would otherwise change nothing on the page: say why
   // above the form, in the words of the server's own error page where it has them.
   function refused(form, xhr, fallback) {
-    var words = "";
-    if (xhr && xhr.responseText) {
-      var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
-      var big = page.querySelector("main .big, .card .big");
-      words = big ? big.textContent.trim() : "";
-    }
+    var words = serverWords(xhr);
     if (!words) {
       words = fallback || (xhr && xhr.status === 429 ? "Too many requests: wait a minute, then try again." :
         "Not saved: the server had a problem" + (xhr && xhr.status ? " (" + xhr.status + ")" : "") + ". Try again.");
@@ -96,8 +101,12 @@
   document.addEventListener("htmx:responseError", function (event) {
     var elt = event.detail.elt;
     var form = elt.closest && elt.closest("form[data-keep]");
-    if (form) status(form, "Not saved: the server had a problem. Your score is kept here: try again.", true);
-    else if ((form = elt.closest && elt.closest("form"))) refused(form, event.detail.xhr);
+    if (form) {
+      // The server's reason where it gives one (the table's link replaced by a new one: scan the card again).
+      var words = serverWords(event.detail.xhr);
+      status(form, words ? "Not saved: " + words + " What you typed is kept here." :
+        "Not saved: the server had a problem. Your score is kept here: try again.", true);
+    } else if ((form = elt.closest && elt.closest("form"))) refused(form, event.detail.xhr);
   });
   document.addEventListener("htmx:afterSwap", function (event) { wire(event.detail.target.parentNode || document); });
   document.addEventListener("DOMContentLoaded", function () { wire(document); });

@@ -156,15 +156,20 @@
   var lostSince = 0; // when the laptop last answered, while it does not
   var ticking = null;
 
+  // A line on top of the page (above it, pushing it down: CSS), made once.
+  function topLine(id, role) {
+    var line = document.getElementById(id);
+    if (line) return line;
+    line = document.createElement("div");
+    line.id = id;
+    line.className = "reconnecting";
+    line.setAttribute("role", role);
+    document.body.insertBefore(line, document.body.firstChild);
+    return line;
+  }
+
   function reconnectLine() {
-    var line = document.getElementById("reconnecting");
-    if (!line) {
-      line = document.createElement("div");
-      line.id = "reconnecting";
-      line.className = "reconnecting";
-      line.setAttribute("role", "status");
-      document.body.insertBefore(line, document.body.firstChild); // above the page, pushing it down (CSS)
-    }
+    var line = topLine("reconnecting", "status");
     var seconds = Math.floor((Date.now() - lostSince) / 1000);
     if (navigator.onLine === false) {
       // The phone itself has no network: said at once, before any poll fails (a table's phone holds its polls
@@ -209,7 +214,16 @@
   document.addEventListener("htmx:timeout", lost);
   document.addEventListener("htmx:responseError", function (event) {
     if (proxyGone(event.detail.xhr)) lost(event);
+    else if (event.detail.xhr.status === 404 && polls(event.detail.elt)) gone(event.detail.xhr);
   });
+
+  // A poll answered "not found": the table's link replaced by a new one, the night deleted. The page would go on
+  // looking live with nothing coming to it; it says so on top, in the server's words.
+  function gone(xhr) {
+    var words = window.headTableServerWords ? window.headTableServerWords(xhr) : "";
+    topLine("page-gone", "alert").textContent =
+      words || "This page is no longer here: open it again from its link or its code.";
+  }
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     if (!xhr || xhr.status === 0 || proxyGone(xhr)) return;

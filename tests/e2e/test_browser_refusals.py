@@ -87,3 +87,36 @@ def test_the_refusal_pages_read_on_a_phone(live_server, browser, settings):
     assert page.locator("h1").inner_text() == "That page could not be opened"
     page.screenshot(path=str(ARTIFACTS / "refused-host.png"))
     axe(page, "refused-host")
+
+
+def test_a_phone_left_open_on_a_table_link_replaced_by_a_new_one_says_so_and_keeps_the_score(live_server, browser):
+    """The organizer presses "New link" for a table whose phone is open (a card lost, a link shared too widely).
+    The phone's page looked live for ever, and its Save said "the server had a problem". It now says on top that the
+    link is no longer in use, in the server's words, within a poll, and its Save says the same and keeps the score."""
+    from tests.conftest import game_under_way
+    from tournament import services
+
+    night = services.night_create(name="New link night", games=2, auto_advance=False, confirm_results=False)
+    round_ = game_under_way(night, 8)
+    from scoring.models import TableLink
+
+    old = TableLink.objects.get(night=night, table=2, active=True)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/t/{old.token}/")
+    page.fill("input[name=ns_points]", "6")
+    page.fill("input[name=ew_points]", "2")
+    services.table_link_regenerate(night=night, table=2)
+    line = page.wait_for_selector("#page-gone", timeout=12_000)
+    assert "This table link is no longer in use: scan the code on the table's card again." in line.text_content()
+    page.screenshot(path=str(ARTIFACTS / "refused-link-replaced.png"))
+    page.click("form[data-keep] button.primary")
+    page.wait_for_function(
+        "() => document.querySelector('form[data-keep] .keep-status').textContent.includes('no longer in use')"
+    )
+    status = page.locator("form[data-keep] .keep-status").text_content()
+    assert (
+        status.startswith("Not saved: This table link is no longer in use") and "What you typed is kept here." in status
+    )
+    assert page.input_value("input[name=ns_points]") == "6"
+    assert not round_.results.exists()
+    axe(page, "table-link-replaced")

@@ -210,7 +210,9 @@ def test_table_page_draft_and_confirm_through_the_link(client, playing):
 def test_bad_input_at_the_table_says_why_beside_the_field(client, playing):
     link = link_for(playing, 1)
     response = client.post(
-        reverse("scoring:link_submit", args=[link.token]), {"ns_points": "-1", "ew_points": "x", "key": "z"}, **HTMX
+        reverse("scoring:link_submit", args=[link.token]),
+        {"ns_points": "-1", "ew_points": "x", "key": "z", "game": "1"},  # the game its page was drawn for, as sent
+        **HTMX,
     )
     body = response.content.decode()
     assert "Type the code printed on your tally card." in body and "Enter a whole number of points." in body
@@ -356,6 +358,14 @@ def test_a_score_form_drawn_in_game_1_and_sent_after_it_closed_is_not_stored_for
     assert "Game 1 is over: this table is on game 2 now. Nothing was saved; here is game 2." in page
     assert not Submission.objects.filter(round=second).exists()
     assert not TableResult.objects.filter(round=second).exists()
+    # Game 2's form comes back empty: the 6–2 typed for game 1 is not in it, where one more Save (a trial's phone,
+    # its score typed and left while the game closed) would have stored it for game 2.
+    if not second.open:
+        game.round_start(round_=second)
+    page = client.post(submit, form, **HTMX).content.decode()
+    assert 'name="game" value="2"' in page and "Nothing was saved; here is game 2." in page
+    assert 'value="6"' not in page and 'value="2" ' not in page.replace('name="game" value="2"', "")
+    assert "stale-1" not in page
 
 
 def test_a_form_that_names_no_game_is_refused_as_out_of_date(client, playing):

@@ -203,6 +203,11 @@ def table_link(request, token: str):
 @require_POST
 def link_submit(request, token: str):
     link, round_, seats = _resolve(request, token)
+    if round_ is not None and _drawn_for(request) != round_.number:
+        # The form was drawn for another game (the night moved on while the page was open, kept as typed): refused,
+        # and nothing typed on it comes back in this game's form, where one more Save would store it here.
+        refused = game.drawn_for_words(round_.number, _drawn_for(request))
+        return _page(request, link, round_, seats=seats, refused=refused)
     three = seats if is_three(seats) else None
     form = TableScoreForm(request.POST, confirm=link.night.confirm_results, three=three)
     if form.is_valid() and round_ is not None:
