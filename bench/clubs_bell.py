@@ -61,23 +61,15 @@ BROKER, CACHE = "redis://127.0.0.1:6379/12", "redis://127.0.0.1:6379/13"
 WARM = 10.0  # seconds in which the pages are opened, before the first score
 
 PREPARE = """
-import json, random
-from importlib import import_module
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+import json, random, sys
 from django.urls import reverse
 from tournament import services, game
 from tournament.rehearsal import simulate
 from tournament.services import clubs, table_links_ensure
 from tournament.simulation import player_names
 
-def session_of(user):
-    session = import_module(settings.SESSION_ENGINE).SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
+sys.path.insert(0, "bench")
+from full_room import session_of
 
 nights = []
 for n in range({clubs}):

@@ -86,6 +86,21 @@ async def request(port: int, method: str, path: str, body: bytes = b"", headers:
     return status, head.decode("latin-1"), content.decode("utf-8", "replace")
 
 
+def session_of(user) -> str:
+    """A signed-in session for `user`, as its login would make (the benches' keepers and organizers; Django set up)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
 def desk_fields(page: str, prefix: str) -> dict[str, str]:
     """The hidden fields of one desk row's form (its key and version), as the browser would send them."""
     found = {}

@@ -91,6 +91,7 @@ class Handler:
 def prepare(count: int) -> list[dict]:
     """`count` nights of 100 players, game 1 under way and its bell rung, every table's link made."""
     from django.urls import reverse
+    from full_room import session_of
 
     from tournament import game, services
     from tournament.services import clubs, table_links_ensure
@@ -115,21 +116,6 @@ def prepare(count: int) -> list[dict]:
             }
         )
     return nights
-
-
-def session_of(user) -> str:
-    """A signed-in session for `user`, as its login would make."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
-    session = import_module(settings.SESSION_ENGINE).SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
 
 
 def timed(call, requests, profile: cProfile.Profile | None = None) -> tuple[list[float], list[int], list]:
