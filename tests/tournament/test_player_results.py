@@ -159,7 +159,11 @@ def test_the_tally_card_carries_the_results_qr(played):
 
     content = printing.sheet_bytes(played, "tally-cards", per_page=2, base_url="http://192.168.1.20:8000/")
     document = pypdfium2.PdfDocument(content)
-    found = [code.text for page in document for code in zxingcpp.read_barcodes(page.render(scale=3).to_pil())]
+    # QR codes only: read as every kind of barcode, a card's ruled grid was once taken for a 1-D code ("9415").
+    qr = zxingcpp.BarcodeFormat.QRCode
+    found = [
+        code.text for page in document for code in zxingcpp.read_barcodes(page.render(scale=3).to_pil(), formats=qr)
+    ]
     wanted = {
         "http://192.168.1.20:8000" + reverse("tournament:results", args=[token])
         for token in Player.objects.filter(entries__night=played, house=False).values_list("results_token", flat=True)
